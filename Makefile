@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# foliotune - top-level build.  `make help` lists the targets.
+#
+# KVER names the one kernel build everything is made for; nothing else
+# spells it.  KDIR is its headers, KSRC the unpacked linux-source package
+# (for checkpatch and for diffing the kernel copies in module/kcopy/).
+
+KVER ?= 6.12.117+deb12-amd64
+KDIR ?= /usr/src/linux-headers-$(KVER)
+KSRC ?= /var/cache/foliotune/linux-source-6.12
+PREFIX ?= /usr/local
+DESTDIR ?=
+BUILD := $(CURDIR)/build
+VMRUN := scripts/vm/vmrun.sh -k $(KVER)
+KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
+
+export KVER KDIR KSRC
+
+.PHONY: all module cli progs test-modules deps check check-host check-style \
+	demo vm-run help clean install uninstall ksrc
+
+all: module test-modules
+
+$(KDIR)/Makefile:
+	$(error kernel headers for $(KVER) missing: apt-get install linux-headers-$(KVER) (or run `make deps`))
+
+module/verified/$(KVER).h:
+	$(error foliotune was not verified on $(KVER): no module/verified/$(KVER).h)
+
+module: $(KDIR)/Makefile module/verified/$(KVER).h
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/module modules
+
+cli:
+	$(MAKE) -C userspace KVER=$(KVER)
+
+progs:
+	$(MAKE) -C tests/progs
+
+# Test-only modules: the WARN_ON module for the console-gate self-test and a
+# copy of foliotune that expects another kernel build.
+test-modules: $(KDIR)/Makefile
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/modules modules
+	mkdir -p $(BUILD)/wrong-build
+	cp module/*.c module/*.h module/Kbuild $(BUILD)/wrong-build/
+	cp -r module/verified $(BUILD)/wrong-build/
+	$(MAKE) -C $(KDIR) M=$(BUILD)/wrong-build FT_TEST_WRONG_BUILD=1 \
+		FT_INCLUDE=$(CURDIR)/include modules
+
+deps:
+	@scripts/deps.sh $(KVER)
+
+ksrc: $(KSRC)/Makefile
+$(KSRC)/Makefile:
+	@scripts/ksrc.sh $(KSRC)
+
+CHECKPATCH := $(KSRC)/scripts/checkpatch.pl --no-tree --quiet --show-types
+KERNEL_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c module/*.h module/*/*.h \
+	module/*/*.c tests/modules/*.c))
+
+# include/foliotune.h is X-macros by design (one source of truth for names).
+check-style: ksrc
+	$(CHECKPATCH) -f $(KERNEL_SOURCES)
+	$(CHECKPATCH) --ignore COMPLEX_MACRO -f include/foliotune.h
+
+check-host:
+	tests/run-host.sh
+
+# The whole suite: host tests, style, and the guest suites in the test box.
+check: all ksrc
+	tests/run.sh
+
+demo: all
+	scripts/demo.sh
+
+# Run a shell command in the test box: make vm-run CMD='uname -a'
+vm-run:
+	@$(VMRUN) -- '$(CMD)'
+
+install: module cli
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/module INSTALL_MOD_PATH=$(DESTDIR) INSTALL_MOD_DIR=updates modules_install
+	[ -n "$(DESTDIR)" ] || depmod $(KVER)
+	$(MAKE) -C userspace install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+
+uninstall:
+	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/foliotune.ko*
+	[ -n "$(DESTDIR)" ] || depmod $(KVER)
+	$(MAKE) -C userspace uninstall DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/module clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/modules clean
+	-$(MAKE) -C userspace clean
+	-$(MAKE) -C tests/progs clean
+	rm -rf $(BUILD)
+
+help:
+	@echo 'foliotune targets (KVER=$(KVER)):'
+	@echo '  make deps     install build and test dependencies (apt-get; root)'
+	@echo '  make          build module/foliotune.ko, userspace/foliotune, test programs'
+	@echo '  make check    the whole test suite (host tests, style, test-box suites)'
+	@echo '  make demo     build, boot the test box, load the module, show the headline table'
+	@echo '  make vm-run CMD=...   run a command in the test box (exit status returned)'
+	@echo '  make check-host       host-side tests only'
+	@echo '  make check-style      checkpatch on the kernel code'
+	@echo '  make install / uninstall   (DESTDIR, PREFIX)'
+	@echo '  make clean'

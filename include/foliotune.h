@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * foliotune.h - names shared by the kernel module and the CLI.
+ *
+ * One source of truth: the debugfs layout, every knob and every counter
+ * are spelled here once.  A counter name, once published, is never renamed
+ * or removed (users diff these files like /proc/vmstat); new ones are
+ * appended at the end of FOLIOTUNE_COUNTERS.
+ *
+ * This header must compile both in the kernel and in plain C11 userspace,
+ * so it uses no kernel or libc types.  X-macros are why checkpatch runs on
+ * this one file with --ignore COMPLEX_MACRO (Makefile: check-style).
+ */
+#ifndef FOLIOTUNE_H
+#define FOLIOTUNE_H
+
+#define FOLIOTUNE_NAME			"foliotune"
+#define FOLIOTUNE_DEBUGFS_DIR		"foliotune"	/* under /sys/kernel/debug */
+#define FOLIOTUNE_VMSTAT_FILE		"vmstat"	/* 0444, "name value" lines */
+#define FOLIOTUNE_BUILD_FILE		"build"		/* 0444, verified kernel build */
+
+/*
+ * Knobs: X(name, kind, unit, help).  Every knob is a 0600 debugfs file in
+ * FOLIOTUNE_DEBUGFS_DIR holding one decimal value.  "kind" tells the CLI how
+ * to parse a value: BOOL accepts 0/1/on/off, BYTES accepts unit suffixes
+ * (4K, 64K, 2M), ENUM and UINT plain decimals.  A knob the loaded module
+ * does not provide yet simply has no file.
+ */
+#define FOLIOTUNE_KNOBS(X)						\
+	X(unmap_batch, BOOL, "bool",					\
+	  "batch PTE runs of large folios in try_to_unmap_one (0 = stock algorithm)") \
+	X(fault_around_bytes, BYTES, "bytes",				\
+	  "kernel fault-around window (4K..2M, power of two)")		\
+	X(fault_around_mkold, ENUM, "0|1|2",				\
+	  "pre-mapped PTEs: 0 young (stock), 1 old except the faulting run, 2 old except the faulting page") \
+	X(fault_around_auto, BOOL, "bool",				\
+	  "let the tuner pick fault_around_bytes from feedback")	\
+	X(fault_around_auto_max_bytes, BYTES, "bytes",			\
+	  "largest window the tuner may choose")			\
+	X(fault_around_auto_period_ms, UINT, "ms",			\
+	  "tuner period")
+
+/*
+ * Counters: X(name, help).  Per-cpu in the module, summed on read.
+ */
+#define FOLIOTUNE_COUNTERS(X)						\
+	X(loads, "times this module instance was initialised (always 1)") \
+	X(unmap_calls, "calls of the replacement try_to_unmap_one")	\
+	X(unmap_batches, "PTE runs unmapped in one batch (nr >= 2)")	\
+	X(unmap_batched_ptes, "PTEs unmapped inside batches")		\
+	X(unmap_single_ptes, "PTEs unmapped one at a time")		\
+	X(unmap_nobatch_off, "large-folio PTEs done singly: unmap_batch=0") \
+	X(unmap_nobatch_small, "order-0 folio PTEs (nothing to batch)") \
+	X(unmap_nobatch_hugetlb, "hugetlb PTEs (never batched)")	\
+	X(unmap_nobatch_swap, "anon PTEs going to swap (per-PTE by design)") \
+	X(unmap_nobatch_uffd_wp, "PTEs in uffd-wp VMAs")		\
+	X(unmap_nobatch_hwpoison, "HWPoison pages or TTU_HWPOISON walks") \
+	X(unmap_nobatch_nonpresent, "non-present (device-exclusive) entries") \
+	X(unmap_nobatch_partial, "run of one PTE: neighbour absent, other folio or boundary") \
+	X(unmap_nobatch_mlock, "VM_LOCKED VMAs (per PTE; mlock walk aborts: unmap_aborts)") \
+	X(unmap_batch_order0, "large-folio runs of 1 PTE")	\
+	X(unmap_batch_order1, "batches of 2-3 PTEs")			\
+	X(unmap_batch_order2, "batches of 4-7 PTEs")			\
+	X(unmap_batch_order3, "batches of 8-15 PTEs")			\
+	X(unmap_batch_order4, "batches of 16-31 PTEs")			\
+	X(unmap_batch_order5, "batches of 32-63 PTEs")			\
+	X(unmap_batch_order6, "batches of 64-127 PTEs")			\
+	X(unmap_batch_order7, "batches of 128-255 PTEs")		\
+	X(unmap_batch_order8, "batches of 256-511 PTEs")		\
+	X(unmap_batch_order9, "batches of 512 PTEs")			\
+	X(unmap_aborts, "calls that returned false (mlock, lazyfree kept, swap error, hugetlb lock)") \
+	X(unmap_restored_ptes, "PTEs cleared then put back by an aborting walk (not counted as unmapped)")
+
+#define FOLIOTUNE_COUNTER_ENUM(name, ...)	FT_##name,
+enum foliotune_counter {
+	FOLIOTUNE_COUNTERS(FOLIOTUNE_COUNTER_ENUM)
+	FT_NR_COUNTERS
+};
+#undef FOLIOTUNE_COUNTER_ENUM
+
+/* For name tables: { FOLIOTUNE_COUNTERS(FOLIOTUNE_NAME_STRING) } */
+#define FOLIOTUNE_NAME_STRING(name, ...)	#name,
+
+#define FOLIOTUNE_KNOB_ENUM(name, ...)	FT_KNOB_##name,
+enum foliotune_knob {
+	FOLIOTUNE_KNOBS(FOLIOTUNE_KNOB_ENUM)
+	FT_NR_KNOBS
+};
+#undef FOLIOTUNE_KNOB_ENUM
+
+#endif /* FOLIOTUNE_H */

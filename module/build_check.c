@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * build_check.c - refuse to run on a kernel build we were not verified on.
+ *
+ * foliotune replaces kernel functions with copies of their exact source
+ * (see kcopy/).  Loaded into any other build, those copies could silently
+ * disagree with the kernel around them, so the module checks, before it
+ * registers anything, that the running kernel is the verified build:
+ * same release, same version string (which carries the Debian package
+ * version and build date).  The sizes of the replaced functions are checked
+ * separately once their addresses are known (livepatch.c).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/errno.h>
+#include <linux/printk.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/utsname.h>
+
+#include "internal.h"
+
+#ifdef FT_TEST_WRONG_BUILD
+/* Test-only build (tests/guest/test-build-check.sh): expects another build. */
+static const char foliotune_expected_version[] =
+	"#0 foliotune test: a build nobody verified";
+#else
+static const char foliotune_expected_version[] = FT_VERIFIED_VERSION;
+#endif
+static const char foliotune_expected_release[] = FT_VERIFIED_RELEASE;
+
+int foliotune_check_kernel_build(void)
+{
+	const struct new_utsname *uts = init_utsname();
+
+	if (strcmp(uts->release, foliotune_expected_release) ||
+	    strcmp(uts->version, foliotune_expected_version)) {
+		pr_err("unsupported kernel build: expected %s %s, found %s %s\n",
+		       foliotune_expected_release, foliotune_expected_version,
+		       uts->release, uts->version);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+/* debugfs "build": the build this module was made and verified for. */
+static int foliotune_build_show(struct seq_file *m, void *unused)
+{
+	seq_printf(m, "release %s\nversion %s\nsource %s\n",
+		   foliotune_expected_release, foliotune_expected_version,
+		   FT_VERIFIED_SOURCE);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(foliotune_build);
+
+void foliotune_build_debugfs_init(struct dentry *dir)
+{
+	debugfs_create_file(FOLIOTUNE_BUILD_FILE, 0444, dir, NULL,
+			    &foliotune_build_fops);
+}

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * foliotune - runtime reclaim and fault-around tuning for one verified
+ * Debian 6.12 kernel build, as a livepatch module.
+ *
+ * Usage (or use the foliotune CLI, which wraps these steps):
+ *   insmod module/foliotune.ko
+ *   cat /sys/kernel/debug/foliotune/vmstat
+ *   echo 0 > /sys/kernel/livepatch/foliotune/enabled   # when it is one
+ *   rmmod foliotune
+ *
+ * Load order: verify the kernel build (nothing is registered on a foreign
+ * build), create the debugfs directory, then go live.  Every step is undone
+ * in reverse on failure and at unload.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/module.h>
+
+#include "internal.h"
+
+static struct dentry *foliotune_dir;
+
+static int __init foliotune_init(void)
+{
+	int ret;
+
+	ret = foliotune_check_kernel_build();
+	if (ret)
+		return ret;
+
+	foliotune_dir = debugfs_create_dir(FOLIOTUNE_DEBUGFS_DIR, NULL);
+	if (IS_ERR(foliotune_dir)) {
+		ret = PTR_ERR(foliotune_dir);
+		pr_err("cannot create debugfs directory: %d\n", ret);
+		return ret;
+	}
+	foliotune_build_debugfs_init(foliotune_dir);
+	foliotune_stats_debugfs_init(foliotune_dir);
+
+	ft_count(FT_loads);
+	pr_info("loaded for %s\n", FT_VERIFIED_RELEASE);
+	return 0;
+}
+
+static void __exit foliotune_exit(void)
+{
+	debugfs_remove_recursive(foliotune_dir);
+	pr_info("unloaded\n");
+}
+
+module_init(foliotune_init);
+module_exit(foliotune_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Batched rmap removal and fault-around tuning for " FT_VERIFIED_RELEASE);

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one kernel build foliotune's copied code was verified against.
+ *
+ * Selected at build time by KVER (Makefile: -include verified/$(KVER).h).
+ * The module refuses to load unless the running kernel reports exactly this
+ * release and version, and the functions it replaces have exactly the sizes
+ * they have in this build (sprint_symbol() "name+0x0/0xSIZE").  Sizes come
+ * from the build's real symbol table (linux-image-<KVER>-dbg System.map,
+ * cross-checked in the guest by tests/guest/test-build-check.sh).
+ */
+#define FT_VERIFIED_RELEASE	"6.12.117+deb12-amd64"
+#define FT_VERIFIED_VERSION	\
+	"#1 SMP PREEMPT_DYNAMIC Debian 6.12.117-1~deb12u1 (2026-11-14)"
+#define FT_VERIFIED_SOURCE	"linux-source-6.12 6.12.117-1~deb12u1"
+
+/* Functions foliotune replaces, with their size in this build. */
+#define FT_VERIFIED_FUNCS(X)			\
+	X(try_to_unmap_one, 0xd03)

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkinitramfs.sh KVER OUT - build the test box's stage-1 initramfs.
+#
+# A static busybox, the modules needed to mount the host's root over
+# virtio-9p with a tmpfs overlay (resolved with modprobe --show-depends, so
+# 6.1's extra virtio_pci/fscache are picked up too), and scripts/vm/init.
+# Modules are decompressed here because busybox insmod does not read .ko.xz.
+set -euo pipefail
+
+kver=${1:?usage: mkinitramfs.sh KVER OUT}
+out=${2:?usage: mkinitramfs.sh KVER OUT}
+here=$(cd "$(dirname "$0")" && pwd)
+
+[ -x /bin/busybox ] || { echo "mkinitramfs: /bin/busybox missing: apt-get install busybox-static" >&2; exit 1; }
+[ -d "/lib/modules/$kver" ] || { echo "mkinitramfs: /lib/modules/$kver missing: install linux-image-$kver-unsigned" >&2; exit 1; }
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,dev,proc,sys,lower,upper,newroot,lib/modules}
+cp /bin/busybox "$root/bin/busybox"
+for applet in sh mount umount insmod mkdir cat echo sleep poweroff sync chroot dmesg; do
+	ln -s busybox "$root/bin/$applet"
+done
+
+: > "$root/lib/modules/load.order"
+for mod in virtio_pci 9pnet_virtio 9p overlay; do
+	modprobe -S "$kver" --show-depends "$mod" 2>/dev/null | while read -r kind path _; do
+		[ "$kind" = insmod ] || continue
+		name=$(basename "$path"); name=${name%.xz}; name=${name%.zst}
+		[ -e "$root/lib/modules/$name" ] && continue
+		case "$path" in
+		*.xz) xz -dc "$path" > "$root/lib/modules/$name" ;;
+		*.zst) zstd -qdc "$path" > "$root/lib/modules/$name" ;;
+		*) cp "$path" "$root/lib/modules/$name" ;;
+		esac
+		echo "$name" >> "$root/lib/modules/load.order"
+	done
+done
+grep -q '^9p.ko$' "$root/lib/modules/load.order" || { echo "mkinitramfs: could not resolve 9p for $kver" >&2; exit 1; }
+
+install -m 0755 "$here/init" "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,170 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vmrun.sh - run one shell command inside the foliotune test box.
+#
+#   scripts/vm/vmrun.sh [options] -- 'command ...'
+#   scripts/vm/vmrun.sh [options] -s script.sh [args...]
+#
+# Boots the Debian kernel under QEMU (TCG; KVM only where it really works),
+# with the host root read-only under a tmpfs overlay and the repository
+# read-write at the same path, runs the command as root and exits with its
+# status.  The guest console is saved and scanned; anything that looks like
+# a kernel warning, oops, bad page or lockup fails the run.
+#
+# Exit status: the command's own, or
+#   250  the guest died before the command started (after retries)
+#   251  the guest crashed or timed out while the command ran
+#   252  the console gate found kernel errors (command status printed)
+#
+# Options:
+#   -k KVER     kernel release (default $KVER or 6.12.117+deb12-amd64)
+#   -m MEM      guest memory (default 4G)        -c CPUS  vCPUs (default 2)
+#   -t SECS     host-side timeout (default 600)  -a ARGS  extra kernel args
+#   -d FILE     attach FILE as a virtio disk (repeatable: vda, vdb, ...)
+#   -l FILE     copy the console log to FILE
+#   -r N        retries for "died before the command started" (default 2)
+#   -G          skip the console gate (for the gate's own self-test)
+#   -q          print nothing while it runs (the console is still saved)
+#   -v          echo the whole console, kernel messages included
+#               (default: the command's output only)
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+kver=${KVER:-6.12.117+deb12-amd64}
+mem=4G
+cpus=2
+timeout_s=600
+append=""
+disks=()
+logcopy=""
+retries=2
+gate=1
+quiet=0
+verbose=0
+script=""
+
+usage() { sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
+
+while getopts "k:m:c:t:a:d:l:r:s:Gqvh" opt; do
+	case "$opt" in
+	k) kver=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	c) cpus=$OPTARG ;;
+	t) timeout_s=$OPTARG ;;
+	a) append="$append $OPTARG" ;;
+	d) disks+=("$OPTARG") ;;
+	l) logcopy=$OPTARG ;;
+	r) retries=$OPTARG ;;
+	s) script=$OPTARG ;;
+	G) gate=0 ;;
+	q) quiet=1 ;;
+	v) verbose=1 ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ "${1:-}" = "--" ] && shift
+if [ -z "$script" ] && [ $# -eq 0 ]; then
+	usage
+fi
+
+kernel=/boot/vmlinuz-$kver
+[ -r "$kernel" ] || { echo "vmrun: $kernel missing: make deps (linux-image-$kver-unsigned)" >&2; exit 2; }
+command -v qemu-system-x86_64 >/dev/null || { echo "vmrun: qemu-system-x86_64 missing: make deps" >&2; exit 2; }
+
+builddir=$repo/build/vm
+mkdir -p "$builddir/runs"
+initrd=$builddir/initramfs-$kver.cpio.gz
+if [ ! -s "$initrd" ] || [ "$here/init" -nt "$initrd" ] || [ "$here/mkinitramfs.sh" -nt "$initrd" ]; then
+	"$here/mkinitramfs.sh" "$kver" "$initrd" || exit 2
+fi
+
+rundir=$(mktemp -d "$builddir/runs/XXXXXX")
+ln -sfn "$rundir" "$builddir/runs/last"
+{
+	echo "cd '$PWD' 2>/dev/null || cd '$repo'"
+	echo "export KVER='$kver' FT_REPO='$repo' FT_RUNDIR='$rundir'"
+	if [ -n "$script" ]; then
+		printf 'exec bash'
+		printf ' %q' "$script" "$@"
+		echo
+	else
+		printf '%s\n' "$*"
+	fi
+} > "$rundir/cmd.sh"
+
+# KVM only where it can boot a stock kernel: real VMX/SVM in the host CPU.
+# (/dev/kvm on these machines is kvm_pvm, which cannot; see README.)
+accel="tcg,thread=multi"
+cpu="max"
+if [ "${VMRUN_KVM:-auto}" = 1 ] || { [ "${VMRUN_KVM:-auto}" = auto ] && [ -w /dev/kvm ] &&
+	grep -qwE 'vmx|svm' /proc/cpuinfo; }; then
+	accel="kvm"
+	cpu="host,-arch-capabilities"
+fi
+
+drive_args=()
+for d in "${disks[@]}"; do
+	drive_args+=(-drive "file=$d,format=raw,if=virtio,cache=unsafe")
+done
+
+boot_once() {
+	local log=$1
+	timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 \
+		-nodefaults -no-user-config -nographic -serial mon:stdio \
+		-bios /usr/share/qemu/qboot.rom -accel "$accel" -cpu "$cpu" \
+		-smp "$cpus" -m "$mem" -no-reboot \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 quiet panic=-1 oops=panic mitigations=off vmrun.dir=$rundir vmrun.share=$repo$append" \
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+		-virtfs "local,path=$repo,mount_tag=hostshare,security_model=none,multidevs=remap" \
+		"${drive_args[@]}" </dev/null 2>&1 | stdbuf -o0 tr -d '\r' |
+		if [ "$quiet" = 1 ]; then
+			cat > "$log"
+		elif [ "$verbose" = 1 ]; then
+			tee "$log"
+		else
+			tee "$log" | grep --line-buffered -vE '^\[ *[0-9]+\.[0-9]+\] |^VMRUN_'
+		fi
+}
+
+attempt=0
+early_deaths=0
+while :; do
+	attempt=$((attempt + 1))
+	log=$rundir/console.$attempt.log
+	rm -f "$rundir/rc"
+	boot_once "$log"
+	if grep -q '^VMRUN_START' "$log"; then
+		break
+	fi
+	early_deaths=$((early_deaths + 1))
+	echo "vmrun: guest died before the command started (attempt $attempt):" >&2
+	grep -E 'Oops|panic|VMRUN_INIT_FAILED|error' "$log" | head -5 >&2
+	if [ "$early_deaths" -gt "$retries" ]; then
+		echo "vmrun: giving up after $early_deaths early deaths; log: $log" >&2
+		exit 250
+	fi
+done
+cp "$log" "$rundir/console.log"
+[ -n "$logcopy" ] && cp "$log" "$logcopy"
+[ -n "$logcopy" ] && [ -f "$rundir/dmesg.txt" ] && cp "$rundir/dmesg.txt" "${logcopy%.log}.dmesg.txt"
+[ "$early_deaths" -gt 0 ] && echo "vmrun: note: $early_deaths early boot death(s) retried" >&2
+
+if [ ! -s "$rundir/rc" ]; then
+	echo "vmrun: guest crashed or timed out while the command ran; log: $rundir/console.log" >&2
+	grep -nE 'BUG|Oops|panic|Call Trace|WARNING' "$rundir/console.log" | head -20 >&2
+	exit 251
+fi
+rc=$(cat "$rundir/rc")
+
+if [ "$gate" = 1 ]; then
+	if ! "$here/console-gate.sh" "$rundir/console.log" ||
+	   { [ -f "$rundir/dmesg.txt" ] && ! "$here/console-gate.sh" "$rundir/dmesg.txt"; }; then
+		echo "vmrun: console gate failed (command exit status $rc); log: $rundir/console.log" >&2
+		exit 252
+	fi
+fi
+exit "$rc"

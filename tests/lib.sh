@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/lib.sh - helpers shared by foliotune's test scripts (host and guest).
+# Modelled on tools/testing/selftests/livepatch/functions.sh.
+#
+# Result lines are TAP without numbers; tests/run.sh numbers and counts them:
+#   ok - NAME
+#   not ok - NAME # REASON
+#   ok - NAME # SKIP hw: REASON      (only for hardware these machines lack)
+
+FT_REPO=${FT_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+FT_KO=${FT_KO:-$FT_REPO/module/foliotune.ko}
+FT_DEBUGFS=/sys/kernel/debug/foliotune
+FT_LIVEPATCH=/sys/kernel/livepatch/foliotune
+FT_XFS=${FT_XFS:-/mnt/ft-xfs}
+
+ok() { echo "ok - $*"; }
+not_ok() { local name=$1; shift; echo "not ok - $name # $*"; }
+
+# check NAME CMD...: one result line from a command's exit status.
+check() {
+	local name=$1; shift
+	if "$@"; then ok "$name"; else not_ok "$name" "failed: $*"; fi
+}
+
+# check_eq NAME EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "expected '$2', got '$3'"; fi
+}
+
+log() { echo "# $*"; [ -w /dev/kmsg ] && echo "foliotune-test: $*" > /dev/kmsg; return 0; }
+
+# loop_until SECONDS CMD...: poll every 0.1 s until CMD succeeds.
+loop_until() {
+	local tries=$(( $1 * 10 )); shift
+	while [ "$tries" -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.1
+		tries=$((tries - 1))
+	done
+	return 1
+}
+
+ft_loaded() { [ -d /sys/module/foliotune ]; }
+ft_transition_done() { [ ! -e "$FT_LIVEPATCH/transition" ] || [ "$(cat "$FT_LIVEPATCH/transition")" = 0 ]; }
+ft_livepatch_gone() { [ ! -d "$FT_LIVEPATCH" ]; }
+ft_module_gone() { [ ! -d /sys/module/foliotune ]; }
+
+# ft_load [KO]: insmod and wait for the livepatch transition to finish.
+ft_load() {
+	insmod "${1:-$FT_KO}" || return 1
+	loop_until 60 ft_transition_done
+}
+
+# ft_unload: disable the patch (if it is one), wait, rmmod, wait.
+ft_unload() {
+	ft_loaded || return 0
+	if [ -d "$FT_LIVEPATCH" ]; then
+		echo 0 > "$FT_LIVEPATCH/enabled" || return 1
+		loop_until 60 ft_livepatch_gone || return 1
+	fi
+	rmmod foliotune || return 1
+	loop_until 30 ft_module_gone
+}
+
+# ft_counter NAME: current value of one module counter.
+ft_counter() { awk -v n="$1" '$1 == n { print $2 }' "$FT_DEBUGFS/vmstat"; }
+
+# dmesg_mark / dmesg_since MARK: kernel log lines after a marker.
+dmesg_mark() { local m="ft-mark-$RANDOM$RANDOM"; echo "$m" > /dev/kmsg; echo "$m"; }
+dmesg_since() { dmesg | sed -n "/$1/,\$p" | tail -n +2; }

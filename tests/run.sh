@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh - foliotune's whole test suite (what `make check` and CI run).
+#
+# Stages, each timed:
+#   host     host-side tests (CLI, klp-convert, ...)       tests/run-host.sh
+#   style    checkpatch on the kernel code
+#   guest    the test-box suites: one boot per suite, xfs scratch disk,
+#            console-log gate on every boot               tests/guest/suite.sh
+#   gate     self-test: a module that WARNs must fail the gate
+#
+# Every stage contributes result lines; they are numbered here and the run
+# ends with "# Totals" and "N passed, N failed, N skipped".  A skip is only
+# acceptable for hardware these machines lack ("# SKIP hw: ..."); any other
+# skip fails the run.  Logs: build/test-logs/.
+set -u
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo" || exit 1
+KVER=${KVER:-6.12.117+deb12-amd64}
+logs=$repo/build/test-logs
+mkdir -p "$logs"
+all=$logs/results.tap
+: > "$all"
+vmrun=(scripts/vm/vmrun.sh -k "$KVER" -q)
+
+stage_start() { stage=$1; stage_t0=$(date +%s); echo "== stage $stage"; }
+stage_end() { echo "== stage $stage took $(( $(date +%s) - stage_t0 )) s" | tee -a "$logs/timings.txt"; }
+emit() { tee -a "$all" | grep -E '^(not )?ok - ' ; }
+
+# guest_suite NAME VMRUN-OPTIONS... -- SUITE-ARGS...: one boot of the test box.
+guest_suite() {
+	local name=$1; shift
+	local opts=() args=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+	[ "${1:-}" = -- ] && shift
+	args=("$@")
+	local disk=$repo/build/vm/xfs-$name.img
+	rm -f "$disk"
+	truncate -s 1G "$disk" && mkfs.xfs -q -f "$disk" || {
+		echo "not ok - guest $name: scratch xfs # mkfs.xfs failed" | emit; return; }
+	local out=$logs/guest-$name.out
+	"${vmrun[@]}" -d "$disk" -l "$logs/console-$name.log" "${opts[@]}" \
+		-s tests/guest/suite.sh "${args[@]}" > "$out" 2>&1
+	local rc=$?
+	local rundir
+	rundir=$(readlink -f build/vm/runs/last)
+	[ -f "$rundir/results.tap" ] && emit < "$rundir/results.tap"
+	case $rc in
+	0) echo "ok - guest $name: boot, run, clean console" | emit ;;
+	250) echo "not ok - guest $name: died before the command started, retries exhausted" | emit ;;
+	251) echo "not ok - guest $name: kernel crashed or timed out while tests ran (see $logs/console-$name.log)" | emit ;;
+	252) echo "not ok - guest $name: console gate found kernel errors (see $logs/console-$name.log)" | emit
+	     grep -A40 'console gate' "$out" | head -40 ;;
+	*) echo "not ok - guest $name: suite exit status $rc" | emit ;;
+	esac
+	grep -h 'early boot death' "$out" | sed 's/^/# /' | tee -a "$all"
+	rm -f "$disk"
+}
+
+t0=$(date +%s)
+
+stage_start host
+tests/run-host.sh | emit
+stage_end
+
+stage_start style
+if out=$(make -s check-style 2>&1); then
+	echo "ok - style: checkpatch clean on module/ and include/" | emit
+else
+	echo "not ok - style: checkpatch # see $logs/checkpatch.txt" | emit
+	printf '%s\n' "$out" > "$logs/checkpatch.txt"
+	printf '%s\n' "$out" | head -30
+fi
+stage_end
+
+stage_start guest
+guest_suite main
+stage_end
+
+stage_start gate
+"${vmrun[@]}" -l "$logs/console-gate-selftest.log" -- "insmod $repo/tests/modules/ft_warn_test.ko" \
+	> "$logs/gate-selftest.out" 2>&1
+rc=$?
+if [ "$rc" = 252 ] && grep -q "WARNING:.*ft_warn_test" "$logs/gate-selftest.out"; then
+	echo "ok - gate: a WARN in the guest fails the console gate" | emit
+else
+	echo "not ok - gate: a WARN in the guest fails the console gate # vmrun exit $rc, expected 252" | emit
+fi
+stage_end
+
+# Number and count.
+pass=$(grep -c '^ok - ' "$all" | tr -d ' ')
+fail=$(grep -c '^not ok - ' "$all" | tr -d ' ')
+skip_hw=$(grep -c '^ok - .*# SKIP hw:' "$all" | tr -d ' ')
+skip_bad=$(grep '^ok - .*# SKIP' "$all" | grep -vc '# SKIP hw:' | tr -d ' ')
+skip=$((skip_hw + skip_bad))
+pass=$((pass - skip))
+awk '/^(not )?ok - / { n++; sub(/^ok - /, "ok " n " - "); sub(/^not ok - /, "not ok " n " - "); print }' \
+	"$all" > "$logs/results-numbered.tap"
+echo
+echo "TAP version 13"
+echo "1..$((pass + fail + skip))"
+cat "$logs/results-numbered.tap"
+if [ "$skip_bad" -gt 0 ]; then
+	echo "# $skip_bad skip(s) without a hardware reason: they count as failures:"
+	grep '^ok - .*# SKIP' "$all" | grep -v '# SKIP hw:' | sed 's/^/#   /'
+fi
+echo "# whole suite took $(( $(date +%s) - t0 )) s"
+echo "# Totals: pass:$pass fail:$fail skip:$skip"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ] && [ "$skip_bad" -eq 0 ]
