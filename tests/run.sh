@@ -36,6 +36,7 @@ guest_suite() {
 	[ "${1:-}" = -- ] && shift
 	args=("$@")
 	local disk=$repo/build/vm/xfs-$name.img
+	mkdir -p "$repo/build/vm"
 	rm -f "$disk"
 	truncate -s 1G "$disk" && mkfs.xfs -q -f "$disk" || {
 		echo "not ok - guest $name: scratch xfs # mkfs.xfs failed" | emit; return; }
