@@ -17,10 +17,10 @@ KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
 
 export KVER KDIR KSRC
 
-.PHONY: all module cli progs test-modules deps check check-host check-style \
+.PHONY: all module cli progs tools test-modules deps check check-host check-style \
 	demo vm-run help clean install uninstall ksrc
 
-all: module test-modules
+all: module cli tools test-modules
 
 $(KDIR)/Makefile:
 	$(error kernel headers for $(KVER) missing: apt-get install linux-headers-$(KVER) (or run `make deps`))
@@ -28,8 +28,43 @@ $(KDIR)/Makefile:
 module/verified/$(KVER).h:
 	$(error foliotune was not verified on $(KVER): no module/verified/$(KVER).h)
 
-module: $(KDIR)/Makefile module/verified/$(KVER).h
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/module modules
+# Non-exported vmlinux symbols are reached through livepatch relocations
+# (never function pointers: Debian 6.12 has IBT).  module/klp-symbols.list
+# names them; the private symvers lets modpost accept exactly those; after
+# the link, klp-convert turns their references into .klp.rela sections,
+# checking every name against the real symbol table of the target build
+# (the test box's /proc/kallsyms, dumped once per KVER: Debian's
+# /boot/System.map is a stub and the -dbg package is a 1 GB download).
+KLP_LIST := module/klp-symbols.list
+KLP_SYMVERS := $(BUILD)/klp-$(KVER).symvers
+KLP_CONVERT := scripts/klp-convert
+
+$(KALLSYMS): scripts/vm/init scripts/vm/mkinitramfs.sh
+	mkdir -p $(BUILD)
+	$(VMRUN) -q -- 'cat /proc/kallsyms > $@.tmp'
+	mv $@.tmp $@
+
+$(KLP_CONVERT): scripts/klp-convert.c
+	$(MAKE) -C scripts klp-convert
+
+$(KLP_SYMVERS): $(KLP_LIST) $(KALLSYMS) $(KLP_CONVERT)
+	$(KLP_CONVERT) --list $(KLP_LIST) --kallsyms $(KALLSYMS) \
+		--symvers $(KDIR)/Module.symvers --write-symvers $@
+
+# klp_convert KO: convert a freshly linked KO in place (kbuild relinks it
+# only when its inputs change; an already converted one is left alone).
+define klp_convert
+	if ! readelf -SW $(1) | grep -q '\.klp\.rela\.'; then \
+		cp $(1) $(1).unconverted && \
+		$(KLP_CONVERT) --list $(KLP_LIST) --kallsyms $(KALLSYMS) \
+			--symvers $(KDIR)/Module.symvers $(1).unconverted $(1) || \
+		{ rm -f $(1); exit 1; }; \
+	fi
+endef
+
+module: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/module KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) modules
+	@$(call klp_convert,module/foliotune.ko)
 
 cli:
 	$(MAKE) -C userspace KVER=$(KVER)
@@ -37,15 +72,22 @@ cli:
 progs:
 	$(MAKE) -C tests/progs
 
+tools: tests/tools/ft_write
+
+tests/tools/%: tests/tools/%.c
+	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -o $@ $<
+
 # Test-only modules: the WARN_ON module for the console-gate self-test and a
 # copy of foliotune that expects another kernel build.
-test-modules: $(KDIR)/Makefile
+test-modules: $(KDIR)/Makefile $(KLP_SYMVERS)
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/modules modules
 	mkdir -p $(BUILD)/wrong-build
 	cp module/*.c module/*.h module/Kbuild $(BUILD)/wrong-build/
-	cp -r module/verified $(BUILD)/wrong-build/
+	cp -r module/verified module/kcopy $(BUILD)/wrong-build/
+	cp $(KLP_LIST) $(BUILD)/wrong-build/
 	$(MAKE) -C $(KDIR) M=$(BUILD)/wrong-build FT_TEST_WRONG_BUILD=1 \
-		FT_INCLUDE=$(CURDIR)/include modules
+		FT_INCLUDE=$(CURDIR)/include KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) modules
+	@$(call klp_convert,$(BUILD)/wrong-build/foliotune.ko)
 
 deps:
 	@scripts/deps.sh $(KVER)
@@ -92,6 +134,7 @@ clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/modules clean
 	-$(MAKE) -C userspace clean
 	-$(MAKE) -C tests/progs clean
+	-$(MAKE) -C scripts clean
 	rm -rf $(BUILD)
 
 help:

@@ -5,6 +5,7 @@
 #ifndef FOLIOTUNE_INTERNAL_H
 #define FOLIOTUNE_INTERNAL_H
 
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
 #include <linux/debugfs.h>
@@ -30,12 +31,27 @@ static inline void ft_add(enum foliotune_counter item, long delta)
 unsigned long foliotune_stat_sum(enum foliotune_counter item);
 void foliotune_stats_debugfs_init(struct dentry *dir);
 
+/*
+ * knobs.c: a 0600 debugfs file holding one unsigned decimal in [min, max].
+ * get/set are this module's own functions; set runs under knob->lock and
+ * may refuse a value with an errno (the value then stays unchanged).
+ */
+struct ft_knob {
+	const char *name;
+	u64 min, max;
+	u64 (*get)(struct ft_knob *knob);
+	int (*set)(struct ft_knob *knob, u64 val);
+	struct mutex lock;
+};
+void foliotune_knob_create(struct dentry *dir, struct ft_knob *knob);
+int foliotune_knob_parse(const char *s, size_t len, u64 *val);
+
 /* build_check.c: refuse any kernel build we were not verified against. */
 int foliotune_check_kernel_build(void);
 void foliotune_build_debugfs_init(struct dentry *dir);
 
-/* unmap.c: the batched try_to_unmap_one (livepatch replacement). */
-extern bool foliotune_unmap_batch;
-void foliotune_unmap_debugfs_init(struct dentry *dir);
+/* livepatch.c: the functions we replace, checked, then patched. */
+int foliotune_livepatch_verify(void);
+int foliotune_livepatch_enable(void);
 
 #endif /* FOLIOTUNE_INTERNAL_H */

@@ -9,9 +9,11 @@
  *   echo 0 > /sys/kernel/livepatch/foliotune/enabled   # when it is one
  *   rmmod foliotune
  *
- * Load order: verify the kernel build (nothing is registered on a foreign
- * build), create the debugfs directory, then go live.  Every step is undone
- * in reverse on failure and at unload.
+ * Load order: verify the kernel build and the functions we replace (nothing
+ * is registered on a foreign build), create the debugfs directory and knobs,
+ * then enable the livepatch.  Every step is undone in reverse on failure;
+ * at unload the livepatch core has already disabled the patch (rmmod of an
+ * enabled livepatch module is refused), so only debugfs is left to remove.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,6 +21,7 @@
 #include <linux/module.h>
 
 #include "internal.h"
+#include "unmap.h"
 
 static struct dentry *foliotune_dir;
 
@@ -27,6 +30,9 @@ static int __init foliotune_init(void)
 	int ret;
 
 	ret = foliotune_check_kernel_build();
+	if (ret)
+		return ret;
+	ret = foliotune_livepatch_verify();
 	if (ret)
 		return ret;
 
@@ -38,10 +44,21 @@ static int __init foliotune_init(void)
 	}
 	foliotune_build_debugfs_init(foliotune_dir);
 	foliotune_stats_debugfs_init(foliotune_dir);
+	foliotune_unmap_debugfs_init(foliotune_dir);
+
+	ret = foliotune_livepatch_enable();
+	if (ret) {
+		pr_err("cannot enable the livepatch: %d\n", ret);
+		goto err_debugfs;
+	}
 
 	ft_count(FT_loads);
 	pr_info("loaded for %s\n", FT_VERIFIED_RELEASE);
 	return 0;
+
+err_debugfs:
+	debugfs_remove_recursive(foliotune_dir);
+	return ret;
 }
 
 static void __exit foliotune_exit(void)
@@ -53,4 +70,5 @@ static void __exit foliotune_exit(void)
 module_init(foliotune_init);
 module_exit(foliotune_exit);
 MODULE_LICENSE("GPL");
+MODULE_INFO(livepatch, "Y");
 MODULE_DESCRIPTION("Batched rmap removal and fault-around tuning for " FT_VERIFIED_RELEASE);

@@ -19,6 +19,8 @@ run_component() {
 	fi
 }
 
+# VM=1: the klp-convert tests also load a converted module in the test box.
+export VM=1
 for t in tests/host/test-*.sh; do
 	[ -e "$t" ] || continue
 	run_component "$(basename "$t" .sh)" bash "$t"

@@ -11,9 +11,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 results=${FT_RUNDIR:?}/results.tap
 : > "$results"
 
-if [ -b /dev/vda ]; then
-	modprobe xfs && mkdir -p "$FT_XFS" && mount /dev/vda "$FT_XFS" ||
-		echo "not ok - suite: mount scratch xfs # mount /dev/vda failed" >> "$results"
+# The host attaches the scratch xfs as the first virtio disk.
+modprobe virtio_blk
+modprobe xfs
+if [ -b /dev/vda ] && mkdir -p "$FT_XFS" && mount /dev/vda "$FT_XFS"; then
+	echo "ok - suite: scratch xfs mounted at $FT_XFS" >> "$results"
+else
+	echo "not ok - suite: scratch xfs # no /dev/vda or mount failed" >> "$results"
 fi
 
 tests=("$@")

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kernel_syms.h - every non-exported vmlinux symbol foliotune uses.
+ *
+ * THE IBT RULE.  Debian's 6.12 kernel is built with CONFIG_X86_KERNEL_IBT:
+ * objtool seals the ENDBR of every function whose address is never taken,
+ * and an indirect call to a sealed function BUG()s on an IBT-capable CPU.
+ * So these symbols are reached by *direct calls and direct data references
+ * only*: never through kallsyms_lookup_name(), never through a function
+ * pointer, never declared __weak.  The module is built with
+ * KBUILD_MODPOST_WARN=1 and the post-link converter turns each undefined
+ * reference to a name below into a livepatch relocation
+ * (.klp.sym.vmlinux.<name>,<sympos> in a .klp.rela.vmlinux.* section), which
+ * the livepatch core resolves at load time into a plain rel32 call.
+ *
+ * Every symbol declared here must also be listed in module/klp-symbols.list
+ * (the converter refuses undefined symbols that are neither on that list nor
+ * exported in the build's Module.symvers), and the list should not name
+ * symbols nothing references.
+ *
+ * Prototypes are copied from linux-source-6.12 6.12.117-1~deb12u1; each
+ * carries the definition site.  Where a public header already declares the
+ * symbol, the declaration is repeated on purpose so that the compiler checks
+ * it against the header.  Some symbols are only reached through inline
+ * helpers of public headers (mm counters, mmu notifiers, swap_free()); they
+ * are declared here anyway so that this file is the complete inventory.
+ */
+#ifndef FOLIOTUNE_KERNEL_SYMS_H
+#define FOLIOTUNE_KERNEL_SYMS_H
+
+#include <linux/types.h>
+#include <linux/mm_types.h>
+#include <linux/mm.h>
+#include <linux/mmu_notifier.h>
+#include <linux/rmap.h>
+#include <linux/spinlock.h>
+#include <linux/swap.h>
+
+struct mmu_gather;
+
+/* ---- x86 TLB: hidden from modules by #ifndef MODULE in asm/tlbflush.h ---- */
+
+/*
+ * arch/x86/mm/tlb.c:1043, prototype arch/x86/include/asm/tlbflush.h:248.
+ * Must be declared before <asm/tlb.h> is included: its tlb_flush() calls it.
+ */
+extern void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start,
+				unsigned long end, unsigned int stride_shift,
+				bool freed_tables);
+
+/* ---- mm/internal.h (not shipped in linux-headers) ---- */
+
+/* mm/mlock.c:242, prototype mm/internal.h:955 (used by mlock_vma_folio()) */
+void mlock_folio(struct folio *folio);
+
+/* mm/mlock.c:212, prototype mm/internal.h:990 */
+void mlock_drain_local(void);
+
+/* ---- declared in public headers, defined without EXPORT_SYMBOL ---- */
+
+/* mm/page_vma_mapped.c:184, include/linux/rmap.h:730 */
+bool page_vma_mapped_walk(struct page_vma_mapped_walk *pvmw);
+
+/* mm/rmap.c:1613, include/linux/rmap.h:254 (parameter names added) */
+void folio_remove_rmap_ptes(struct folio *folio, struct page *page,
+		int nr_pages, struct vm_area_struct *vma);
+
+/* mm/huge_memory.c:2938, include/linux/huge_mm.h:472 */
+void split_huge_pmd_locked(struct vm_area_struct *vma, unsigned long address,
+			   pmd_t *pmd, bool freeze, struct folio *folio);
+
+/* mm/pgtable-generic.c:94, include/linux/pgtable.h:798 */
+extern pte_t ptep_clear_flush(struct vm_area_struct *vma,
+			      unsigned long address,
+			      pte_t *ptep);
+
+/* mm/memory.c:181, include/linux/mm.h:2657 (via add/inc/dec_mm_counter()) */
+void mm_trace_rss_stat(struct mm_struct *mm, int member);
+
+/* mm/mmu_notifier.c:521, include/linux/mmu_notifier.h:386 */
+extern int __mmu_notifier_invalidate_range_start(struct mmu_notifier_range *r);
+/* mm/mmu_notifier.c:559, include/linux/mmu_notifier.h:387 */
+extern void __mmu_notifier_invalidate_range_end(struct mmu_notifier_range *r);
+/* mm/mmu_notifier.c:573, include/linux/mmu_notifier.h:388 */
+extern void __mmu_notifier_arch_invalidate_secondary_tlbs(struct mm_struct *mm,
+					unsigned long start, unsigned long end);
+
+/* hugetlb: only reached for HWPoison'ed hugetlb folios */
+/* mm/hugetlb.c:7206, include/linux/hugetlb.h:241 */
+void adjust_range_if_pmd_sharing_possible(struct vm_area_struct *vma,
+				unsigned long *start, unsigned long *end);
+/* mm/hugetlb.c:333, include/linux/hugetlb.h:267 */
+int hugetlb_vma_trylock_write(struct vm_area_struct *vma);
+/* mm/hugetlb.c:320, include/linux/hugetlb.h:266 */
+void hugetlb_vma_unlock_write(struct vm_area_struct *vma);
+/* mm/hugetlb.c:7323, include/linux/hugetlb.h:238 */
+int huge_pmd_unshare(struct mmu_gather *tlb, struct vm_area_struct *vma,
+		unsigned long addr, pte_t *ptep);
+/* mm/hugetlb.c:7340, include/linux/hugetlb.h:240 */
+void huge_pmd_unshare_flush(struct mmu_gather *tlb, struct vm_area_struct *vma);
+/* mm/mmu_gather.c:448, include/linux/mm_types.h:1281 */
+void tlb_gather_mmu_vma(struct mmu_gather *tlb, struct vm_area_struct *vma);
+/* mm/mmu_gather.c:464, include/linux/mm_types.h:1282 */
+extern void tlb_finish_mmu(struct mmu_gather *tlb);
+
+/* swap: only reached for swap-backed anonymous folios */
+/* mm/swapfile.c:3751, include/linux/swap.h:497 (parameter name added) */
+extern int swap_duplicate(swp_entry_t entry);
+/* mm/swapfile.c:1631, include/linux/swap.h:499 (via swap_free()) */
+extern void swap_free_nr(swp_entry_t entry, int nr_pages);
+
+/* ---- the replaced function itself (livepatch.c) ---- */
+
+/*
+ * mm/rmap.c:1642, static (a local symbol: klp relocations resolve it through
+ * kallsyms like the globals).  Only its address is taken, for the size check
+ * in livepatch.c; never call it.
+ */
+bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
+		      unsigned long address, void *arg);
+
+/* ---- data ---- */
+
+/* kernel/fork.c:1237, include/linux/sched/task.h:56 */
+extern spinlock_t mmlist_lock;
+/* mm/init-mm.c:32, include/linux/mm_types.h:1095 */
+extern struct mm_struct init_mm;
+
+#endif /* FOLIOTUNE_KERNEL_SYMS_H */

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Knobs: root only, strict input.  Every bad write fails with an errno and
+# leaves the value unchanged; good writes take effect and read back.
+. "$(dirname "$0")/../lib.sh"
+
+ft_unload
+ft_load || { not_ok "knobs: load" "insmod failed"; exit 0; }
+knob=$FT_DEBUGFS/unmap_batch
+check_eq "knobs: unmap_batch defaults to 1" 1 "$(cat "$knob")"
+
+# write_raw FILE VALUE [OFFSET]: one write(2), prints OK or the errno name.
+write_raw() { "$FT_REPO/tests/tools/ft_write" "$@"; }
+
+for v in 0 1 '0\n' '1\n'; do
+	check_eq "knobs: unmap_batch accepts '$v'" OK "$(write_raw "$knob" "$v")"
+	check_eq "knobs: unmap_batch reads back '$v'" "${v%\\n}" "$(cat "$knob")"
+done
+echo 1 > "$knob"
+for v in '' '\n' 2 -1 +1 0x1 ' 1' '1 ' '1\n\n' 1.0 abc on '1\x00' \
+	99999999999999999999999 18446744073709551616; do
+	r=$(write_raw "$knob" "$v")
+	case "$r" in
+	EINVAL|ERANGE) ok "knobs: unmap_batch rejects '$v' ($r)" ;;
+	*) not_ok "knobs: unmap_batch rejects '$v'" "got $r" ;;
+	esac
+	check_eq "knobs: unmap_batch unchanged after '$v'" 1 "$(cat "$knob")"
+done
+big=$(head -c 4096 /dev/zero | tr '\0' 1)
+check_eq "knobs: unmap_batch rejects a 4 KiB write" EINVAL "$(write_raw "$knob" "$big")"
+# A write that continues at a nonzero offset is refused.
+r=$(write_raw "$knob" 0 1)
+check_eq "knobs: unmap_batch rejects a write at offset 1" EINVAL "$r"
+check_eq "knobs: unmap_batch unchanged after offset write" 1 "$(cat "$knob")"
+
+# Concurrent writers: the value always reads back as one of the written ones.
+for i in $(seq 4); do
+	( for j in $(seq 50); do echo $((j % 2)) > "$knob"; done ) &
+done
+bad=0
+for j in $(seq 50); do
+	case "$(cat "$knob")" in 0|1) ;; *) bad=1 ;; esac
+done
+wait
+check_eq "knobs: reads are 0 or 1 under concurrent writers" 0 "$bad"
+echo 1 > "$knob"
+
+# Root only: an unprivileged user can neither read nor write.
+check "knobs: unprivileged read refused" \
+	bash -c "! setpriv --reuid=65534 --regid=65534 --clear-groups cat $knob 2>/dev/null"
+check "knobs: unprivileged write refused" \
+	bash -c "! setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo 0 > $knob' 2>/dev/null"
+check_eq "knobs: unmap_batch unchanged after unprivileged write" 1 "$(cat "$knob")"
+ft_unload

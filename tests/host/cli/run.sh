@@ -1,0 +1,706 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# Host tests of the foliotune CLI, run by "make -C userspace check".
+# Every test runs the CLI against a fake tree (FOLIOTUNE_SYSROOT): fake
+# debugfs knobs and counters, /proc/vmstat, livepatch sysfs, /proc tasks.
+# Module syscalls are always simulated (FOLIOTUNE_FAKE_MODULE_SYSCALLS).
+#
+# Environment: FT_BIN (the CLI), FT_UNIT (unit test binary), FT_SRCDIR
+# (userspace/), VALGRIND (command, empty for none), UPDATE_GOLDEN=1 to
+# rewrite the golden files.  Prints "ok - name" / "not ok - name # reason".
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+FIX=$HERE/fixtures
+GOLD=$HERE/golden
+FT_SRCDIR=${FT_SRCDIR:-$HERE/../../../userspace}
+FT_BIN=${FT_BIN:-$FT_SRCDIR/foliotune}
+FT_UNIT=${FT_UNIT:-$FT_SRCDIR/build/unit_test}
+VALGRIND=${VALGRIND-valgrind}
+UPDATE_GOLDEN=${UPDATE_GOLDEN:-}
+KVER=${FT_KVER:-6.12.117+deb12-amd64}	# FOLIOTUNE_KVER the CLI was built with
+KVERSION='#1 SMP PREEMPT_DYNAMIC Debian 6.12.117-1 (2025-01-31)'
+
+T=$(mktemp -d /tmp/foliotune-cli-test.XXXXXX) || exit 2
+cleanup() {
+	[ -n "${helper:-}" ] && kill "$helper" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+pass=0
+fail=0
+helper=
+
+if [ -n "$VALGRIND" ] && ! command -v "$VALGRIND" >/dev/null 2>&1; then
+	echo "# $VALGRIND not found: running without it"
+	VALGRIND=
+fi
+
+# Never touch the real kernel's modules, whoever runs this.
+export FOLIOTUNE_FAKE_MODULE_SYSCALLS=38	# ENOSYS unless a test says otherwise
+export FOLIOTUNE_ASSUME_UID=0
+unset FOLIOTUNE_DEBUGFS FOLIOTUNE_SYSROOT
+export LC_ALL=C
+
+ok() {
+	pass=$((pass + 1))
+	echo "ok - $1"
+}
+
+not_ok() {
+	fail=$((fail + 1))
+	echo "not ok - $1 # $2"
+}
+
+oneline() {
+	head -c 400 "$1" | tr '\n' ' '
+}
+
+# The command prefix used to run the CLI (valgrind or nothing).
+vg() {
+	if [ -n "$VALGRIND" ]; then
+		echo "$VALGRIND -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --show-leak-kinds=definite,indirect,possible --child-silent-after-fork=yes --log-file=$T/vg.%p"
+	fi
+}
+
+# Valgrind findings of the last run(s), "" if none.
+vg_errors() {
+	vgerr=
+	for f in "$T"/vg.*; do
+		[ -s "$f" ] && vgerr="valgrind: $(oneline "$f")"
+	done
+	rm -f "$T"/vg.*
+}
+
+# ft ARG...: run the CLI; stdout in $T/out, stderr in $T/err, status in $rc.
+ft() {
+	rm -f "$T"/vg.*
+	# shellcheck disable=SC2046
+	$(vg) "$FT_BIN" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	vg_errors
+}
+
+# expect NAME RC [PATTERN...]: status RC and every PATTERN in stdout+stderr.
+expect() {
+	name=$1
+	want=$2
+	shift 2
+	if [ -n "$vgerr" ]; then
+		not_ok "$name" "$vgerr"
+		return
+	fi
+	if [ "$rc" != "$want" ]; then
+		not_ok "$name" "exit $rc, want $want; stdout: $(oneline "$T/out") stderr: $(oneline "$T/err")"
+		return
+	fi
+	for pat in "$@"; do
+		if ! cat "$T/out" "$T/err" | grep -q -e "$pat"; then
+			not_ok "$name" "no '$pat' in: $(oneline "$T/out") $(oneline "$T/err")"
+			return
+		fi
+	done
+	ok "$name"
+}
+
+# expect_not NAME PATTERN: PATTERN absent from stdout+stderr.
+expect_not() {
+	if cat "$T/out" "$T/err" | grep -q -e "$2"; then
+		not_ok "$1" "unexpected '$2'"
+	else
+		ok "$1"
+	fi
+}
+
+# Volatile parts: temp dir, fixture dir, kernel build, dates, wall times,
+# the tool version.  EXTRA_SED: more sed expressions for one test.
+normalise() {
+	sed -e "s|$T|<TMP>|g" -e "s|$FIX|<FIX>|g" \
+	    -e "s|$KVER|<KVER>|g" -e 's|6\.12\.117+deb12-amd64|<KVER>|g' \
+	    -e 's/^date [0-9TZ:-]*$/date <DATE>/' \
+	    -e 's/^wall_seconds [0-9.]*$/wall_seconds <WALL>/' \
+	    -e 's/^tool .*/tool <TOOL>/' \
+	    -e 's/^# written by [^;]*;/# written by <TOOL>;/' \
+	    -e 's/"seconds":[0-9.]*/"seconds":<S>/' \
+	    -e "${EXTRA_SED:-s/^\$//}"
+}
+
+# golden NAME RC GOLDEN [FILE]: status RC and FILE (default stdout)
+# equal to golden/GOLDEN after normalise.
+golden() {
+	name=$1
+	want=$2
+	g=$GOLD/$3
+	src=${4:-$T/out}
+	if [ -n "$vgerr" ]; then
+		not_ok "$name" "$vgerr"
+		return
+	fi
+	if [ "$rc" != "$want" ]; then
+		not_ok "$name" "exit $rc, want $want; stderr: $(oneline "$T/err")"
+		return
+	fi
+	normalise <"$src" >"$T/norm"
+	if [ -n "$UPDATE_GOLDEN" ]; then
+		cp "$T/norm" "$g"
+		ok "$name (golden updated)"
+	elif [ ! -f "$g" ]; then
+		not_ok "$name" "missing golden file $3 (UPDATE_GOLDEN=1 creates it)"
+	elif diff -u "$g" "$T/norm" >"$T/diff"; then
+		ok "$name"
+	else
+		not_ok "$name" "output differs from golden/$3"
+		sed 's/^/# /' "$T/diff"
+	fi
+}
+
+# check NAME CONDITION-STRING...: a plain shell test.
+check() {
+	name=$1
+	shift
+	if "$@"; then
+		ok "$name"
+	else
+		not_ok "$name" "failed: $*"
+	fi
+}
+
+# mk_root DIR loaded|unloaded: a fake system.
+mk_root() {
+	r=$1
+	rm -rf "$r"
+	mkdir -p "$r/proc/sys/kernel" "$r/sys/kernel/security" \
+		"$r/sys/kernel/debug/tracing" "$r/lib/modules/$KVER"
+	echo "$KVER" >"$r/proc/sys/kernel/osrelease"
+	echo "$KVERSION" >"$r/proc/sys/kernel/version"
+	echo 0 >"$r/proc/sys/kernel/modules_disabled"
+	echo "[none] integrity confidentiality" >"$r/sys/kernel/security/lockdown"
+	cp "$FIX/proc_vmstat.before" "$r/proc/vmstat"
+	[ "$2" = loaded ] || return 0
+	mkdir -p "$r/sys/module/foliotune"
+	echo live >"$r/sys/module/foliotune/initstate"
+	l=$r/sys/kernel/livepatch/foliotune
+	mkdir -p "$l/vmlinux/try_to_unmap_one,1" "$l/vmlinux/do_fault_around,1"
+	echo 1 >"$l/enabled"
+	echo 0 >"$l/transition"
+	echo 0 >"$l/force"
+	echo 1 >"$l/vmlinux/patched"
+	d=$r/sys/kernel/debug/foliotune
+	mkdir -p "$d"
+	echo 1 >"$d/unmap_batch"
+	echo 65536 >"$d/fault_around_bytes"
+	echo 0 >"$d/fault_around_mkold"
+	# the auto-tuner knobs are "not provided" by this fake module
+	printf 'release %s\nversion %s\n' "$KVER" "$KVERSION" >"$d/build"
+	cp "$FIX/module_vmstat.before" "$d/vmstat"
+}
+
+# stalled tasks for transition timeouts
+mk_tasks() {
+	p=$1/proc
+	mkdir -p "$p/100/task/100" "$p/100/task/101" "$p/200" "$p/300/task/300"
+	echo 0 >"$p/100/task/100/patch_state"
+	echo stuck-worker >"$p/100/task/100/comm"
+	echo 1 >"$p/100/task/101/patch_state"
+	echo done-thread >"$p/100/task/101/comm"
+	echo 0 >"$p/200/patch_state"
+	echo old-style >"$p/200/comm"
+	echo -1 >"$p/300/task/300/patch_state"
+	echo idle >"$p/300/task/300/comm"
+}
+
+# the knob names, from the X-macro list in the shared header
+knob_names() {
+	sed -n '/define FOLIOTUNE_KNOBS/,/^$/s/^[[:space:]]*X(\([a-z_0-9]*\), .*/\1/p' \
+		"$HERE/../../../include/foliotune.h"
+}
+
+R=$T/root
+U=$T/unloaded
+D=$R/sys/kernel/debug/foliotune
+L=$R/sys/kernel/livepatch/foliotune
+
+echo "# binary: $FT_BIN; valgrind: ${VALGRIND:-none}"
+
+# ------------------------------------------------------------------ unit
+rm -f "$T"/vg.*
+# shellcheck disable=SC2046
+$(vg) "$FT_UNIT" >"$T/unit" 2>&1
+rc=$?
+vg_errors
+grep -E '^(ok|not ok|#)' "$T/unit" | sed 's/^\(not \)\{0,1\}ok - /&unit: /'
+if [ "$rc" != 0 ] || [ -n "$vgerr" ]; then
+	fail=$((fail + $(grep -c '^not ok' "$T/unit")))
+	[ -n "$vgerr" ] && not_ok "unit tests under valgrind" "$vgerr"
+	[ "$rc" != 0 ] && [ "$(grep -c '^not ok' "$T/unit")" = 0 ] &&
+		not_ok "unit tests" "exit $rc: $(oneline "$T/unit")"
+fi
+pass=$((pass + $(grep -c '^ok' "$T/unit")))
+
+# ------------------------------------------------------------------ usage
+mk_root "$R" loaded
+mk_root "$U" unloaded
+export FOLIOTUNE_SYSROOT="$R"
+
+ft --help
+expect "--help exits 0 with usage on stdout" 0 "^Usage: foliotune"
+check "--help writes nothing to stderr" test ! -s "$T/err"
+cp "$T/out" "$T/help"
+for k in $(knob_names); do
+	if grep -q "^  $k " "$T/help"; then :; else not_ok "--help lists knob $k" "missing"; continue; fi
+	ok "--help lists knob $k"
+done
+ft -h
+expect "-h exits 0" 0 "^Usage: foliotune"
+ft status --help
+expect "status --help exits 0" 0 "^Usage: foliotune"
+ft record --help
+expect "record --help exits 0" 0 "^Usage: foliotune"
+ft --version
+expect "--version" 0 "built for kernel $KVER"
+ft -j --version
+expect "-j --version" 0 '^{"version":"[^"]*","kernel":"6.12.117+deb12-amd64"}$'
+ft
+expect "no command: usage error" 1 "missing COMMAND"
+ft bogus
+expect "unknown command: usage error" 1 "unknown command 'bogus'"
+ft -j bogus
+expect "unknown command: JSON error" 1 '^{"error":"unknown command '"'"'bogus'"'"'","errno":22}$'
+check "JSON error: nothing on stderr" test ! -s "$T/err"
+ft --bogus
+expect "unknown global option" 1 "unrecognized option '--bogus'"
+ft status -x
+expect "unknown command option" 1 "invalid option -- 'x'"
+ft status extra
+expect "status: extra argument" 1 "unexpected argument 'extra'"
+ft get
+expect "get: missing knob" 1 "expected exactly one KNOB"
+ft load -t
+expect "load -t: missing argument" 1 "requires an argument"
+ft load -t soon
+expect "load -t junk" 1 "invalid timeout 'soon'"
+ft load a.ko b.ko
+expect "load: two paths" 1 "at most one PATH"
+ft unload now
+expect "unload: extra argument" 1 "unexpected argument"
+
+# man page in sync with --help
+MAN=$FT_SRCDIR/foliotune.8
+for opt in $(grep -o -e '--[a-z][a-z-]*' "$T/help" | sort -u); do
+	mopt=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
+	if grep -q -e "$mopt" "$MAN"; then ok "man page documents $opt"; else not_ok "man page documents $opt" "missing"; fi
+done
+for cmd in $(sed -n 's/^  \([a-z][a-z]*\) .*/\1/p; s/^  \([a-z][a-z]*\)$/\1/p' "$T/help" | sort -u); do
+	case $cmd in unmap_*|fault_*) continue ;; esac
+	if grep -q -e "^\.B[IR]* *\"*$cmd\b" -e "^\.TP" "$MAN" && grep -q -e "^\.B[RI]* *$cmd\b" "$MAN"; then
+		ok "man page documents command $cmd"
+	else
+		not_ok "man page documents command $cmd" "missing"
+	fi
+done
+for k in $(knob_names); do
+	if grep -q "^\.B $k$" "$MAN"; then ok "man page documents knob $k"; else not_ok "man page documents knob $k" "missing"; fi
+done
+for e in $(grep -o 'FOLIOTUNE_[A-Z_]*' "$T/help" | sort -u); do
+	if grep -q "^\.B $e$" "$MAN"; then ok "man page documents $e"; else not_ok "man page documents $e" "missing"; fi
+done
+if command -v groff >/dev/null 2>&1; then
+	groff -man -ww -z "$MAN" >"$T/groff" 2>&1
+	check "man page renders without groff warnings" test ! -s "$T/groff"
+fi
+
+# ------------------------------------------------------------------ status
+export FOLIOTUNE_SYSROOT="$U"
+ft status
+golden "status, module not loaded" 0 status-unloaded.txt
+ft -j status
+golden "status -j, module not loaded" 0 status-unloaded.json
+export FOLIOTUNE_SYSROOT="$R"
+printf 'window 65536 (chosen 3 s ago)\nrefault ratio 0.12\n' >"$D/fault_around_auto_state"
+ft status
+golden "status, module loaded" 0 status-loaded.txt
+ft status -j
+golden "status -j, module loaded" 0 status-loaded.json
+rm -f "$D/fault_around_auto_state"
+echo 1 >"$L/transition"
+ft status
+expect "status: transition in progress" 0 "livepatch:        enabled, transition in progress (patching)"
+echo 0 >"$L/transition"
+echo 6.12.118+deb12-amd64 >"$R/proc/sys/kernel/osrelease"
+ft status
+expect "status: kernel differs from the module's build file" 0 \
+	"supported:        no (the module was verified against $KVER"
+echo "$KVER" >"$R/proc/sys/kernel/osrelease"
+export FOLIOTUNE_SYSROOT="$U"
+echo 6.1.0-99-amd64 >"$U/proc/sys/kernel/osrelease"
+ft status
+expect "status: unsupported kernel, module not loaded" 0 \
+	"supported:        no (this CLI was compiled for $KVER)" "module:           not loaded"
+echo "$KVER" >"$U/proc/sys/kernel/osrelease"
+export FOLIOTUNE_SYSROOT="$R"
+
+# ------------------------------------------------------------------ get/set
+ft get fault_around_bytes
+golden "get fault_around_bytes" 0 get.txt
+ft -j get unmap_batch
+expect "get -j" 0 '^{"knob":"unmap_batch","value":1,"unit":"bool"}$'
+ft get unmap_batch -j
+expect "get: -j after the knob" 0 '^{"knob":"unmap_batch","value":1,"unit":"bool"}$'
+ft get bogus
+expect "get: unknown knob" 1 "unknown knob 'bogus'"
+ft -j get bogus
+expect "get: unknown knob, JSON" 1 '^{"error":"unknown knob '"'"'bogus'"'"'","errno":22}$'
+ft get fault_around_auto
+expect "get: knob not provided" 2 "knob fault_around_auto is not provided by this module"
+ft set fault_around_bytes 64K
+expect "set 64K" 0 "fault_around_bytes: 65536 -> 65536"
+ft set fault_around_bytes 2m
+expect "set 2m" 0 "fault_around_bytes: 65536 -> 2097152"
+check "set 2m wrote 2097152" test "$(cat "$D/fault_around_bytes")" = 2097152
+ft -j set fault_around_bytes 4k
+golden "set -j" 0 set.json
+check "set 4k wrote 4096" test "$(cat "$D/fault_around_bytes")" = 4096
+for v in off on No YES false TRUE 0 1; do
+	ft set unmap_batch "$v"
+	case $v in off|No|false|0) want=0 ;; *) want=1 ;; esac
+	if [ "$rc" = 0 ] && [ "$(cat "$D/unmap_batch")" = "$want" ]; then
+		ok "set bool $v"
+	else
+		not_ok "set bool $v" "exit $rc, file $(cat "$D/unmap_batch")"
+	fi
+done
+ft set fault_around_mkold 2
+expect "set enum 2" 0
+echo 0 >"$D/fault_around_mkold"
+echo 65536 >"$D/fault_around_bytes"
+for v in junk 64KB 4T 1.5K 0x1000 "" " 4K" 18446744073709551616 99999999999G; do
+	ft set fault_around_bytes "$v"
+	if [ "$rc" = 1 ] && grep -q "invalid value" "$T/err" &&
+	   [ "$(cat "$D/fault_around_bytes")" = 65536 ]; then
+		ok "set rejects '$v', nothing written"
+	else
+		not_ok "set rejects '$v', nothing written" "exit $rc, file $(cat "$D/fault_around_bytes"): $(oneline "$T/err")"
+	fi
+done
+ft set fault_around_bytes -4096
+expect "set rejects a negative value" 1 "negative values are not allowed"
+check "negative value: nothing written" test "$(cat "$D/fault_around_bytes")" = 65536
+ft set fault_around_bytes -- -4K
+expect "set rejects a negative value after --" 1 "negative values are not allowed"
+ft set unmap_batch maybe
+expect "set rejects a bad bool" 1 "expected on/off"
+ft set fault_around_mkold 3
+expect "set rejects an enum value" 1 "expected one of 0|1|2"
+ft set fault_around_auto_period_ms 4294967296
+expect "set rejects uint overflow" 1 "out of range"
+ft set bogus 1
+expect "set: unknown knob" 1 "unknown knob 'bogus'"
+ft set fault_around_bytes
+expect "set: missing value" 1 "expected KNOB VALUE"
+ft set fault_around_auto 1
+expect "set: knob not provided" 2 "knob fault_around_auto is not provided by this module"
+FOLIOTUNE_ASSUME_UID=1000 ft set fault_around_bytes 4K
+expect "set: not root" 2 "set requires root privileges"
+export FOLIOTUNE_ASSUME_UID=1000
+ft -j set fault_around_bytes 4K
+expect "set: not root, JSON" 2 '^{"error":"set requires root privileges","errno":1}$'
+export FOLIOTUNE_ASSUME_UID=0
+check "not root: nothing written" test "$(cat "$D/fault_around_bytes")" = 65536
+# the kernel's errno in words: a write failing with ENOSPC / EISDIR
+mv "$D/fault_around_mkold" "$T/mkold.save"
+ln -s /dev/full "$D/fault_around_mkold"
+ft set fault_around_mkold 1
+expect "set: write error reported by name" 2 "cannot write fault_around_mkold: No space left on device"
+ft -j set fault_around_mkold 1
+expect "set: write error, JSON" 2 '^{"error":"cannot write fault_around_mkold: No space left on device","errno":28}$'
+rm -f "$D/fault_around_mkold"
+mkdir "$D/fault_around_mkold"
+ft set fault_around_mkold 1
+expect "set: EISDIR reported by name" 2 "Is a directory"
+rmdir "$D/fault_around_mkold"
+mv "$T/mkold.save" "$D/fault_around_mkold"
+
+# lockdown: an immutable knob file gives EPERM on open for writing, as
+# debugfs does for 0600 files under lockdown (needs chattr and root)
+if chattr +i "$D/fault_around_mkold" 2>/dev/null; then
+	echo "none [integrity] confidentiality" >"$R/sys/kernel/security/lockdown"
+	ft set fault_around_mkold 1
+	chattr -i "$D/fault_around_mkold"
+	expect "set: debugfs locked down" 2 \
+		"cannot write fault_around_mkold: debugfs is locked down (lockdown=integrity)"
+	echo "[none] integrity confidentiality" >"$R/sys/kernel/security/lockdown"
+else
+	echo "ok - set: debugfs locked down # SKIP chattr +i not available"
+fi
+
+# module missing / debugfs problems
+export FOLIOTUNE_SYSROOT="$U"
+ft get fault_around_bytes
+expect "get: module not loaded" 2 "the foliotune module is not loaded"
+ft set fault_around_bytes 4K
+expect "set: module not loaded" 2 "the foliotune module is not loaded"
+ft stat
+expect "stat: module not loaded" 2 "the foliotune module is not loaded"
+ft -j stat
+expect "stat: module not loaded, JSON" 2 '^{"error":"the foliotune module is not loaded (try '"'"'foliotune load'"'"')","errno":2}$'
+export FOLIOTUNE_SYSROOT="$R"
+mv "$R/sys/kernel/debug" "$T/debugfs.save"
+mkdir "$R/sys/kernel/debug"
+ft get fault_around_bytes
+expect "get: debugfs not mounted" 2 "debugfs is not mounted at $R/sys/kernel/debug"
+ft status
+expect "status: debugfs not mounted" 0 "knobs:            unavailable: debugfs is not mounted"
+FOLIOTUNE_DEBUGFS="$T/debugfs.save" ft get fault_around_bytes
+expect "FOLIOTUNE_DEBUGFS overrides the mount point" 0 "^65536$"
+mkdir "$R/sys/kernel/debug/tracing"
+ft get fault_around_bytes
+expect "get: module loaded, debugfs dir missing" 2 "is loaded but $R/sys/kernel/debug/foliotune does not exist"
+rm -rf "$R/sys/kernel/debug"
+mv "$T/debugfs.save" "$R/sys/kernel/debug"
+
+# ------------------------------------------------------------------ stat
+ft stat
+golden "stat" 0 stat.txt
+ft -j stat
+golden "stat -j" 0 stat.json
+ft stat -i 0.1 -c 2
+expect "stat -i 0.1 -c 2" 0 "^# interval 1 (0\.1" "^# interval 2 (0\.1" "^unmap_calls 0$"
+check "stat -i -c: two blocks" test "$(grep -c '^# interval' "$T/out")" = 2
+ft -j stat -i 0.1 -c 3
+expect "stat -j -i: one JSON object per interval" 0 '^{"interval":3,"seconds":0\.1[0-9]*,"deltas":{"loads":0,'
+check "stat -j -i: three lines" test "$(wc -l <"$T/out")" = 3
+ft stat -c 2
+expect "stat -c without -i" 1 "needs -i/--interval"
+ft stat -i 0
+expect "stat -i 0" 1 "invalid interval '0'"
+ft stat -i soon
+expect "stat -i junk" 1 "invalid interval 'soon'"
+ft stat -i 1 -c 0
+expect "stat -c 0" 1 "invalid count '0'"
+ft stat now
+expect "stat: extra argument" 1 "unexpected argument 'now'"
+
+# ------------------------------------------------------------------ record
+cat >"$T/work.sh" <<WORK
+cp "$FIX/proc_vmstat.after" "$R/proc/vmstat"
+cp "$FIX/module_vmstat.after" "$D/vmstat"
+echo "during: \$(cat "$D/fault_around_mkold") \$(cat "$D/fault_around_bytes")" >"$T/during"
+exit \${1:-0}
+WORK
+ft record -o "$T/rec1.txt" --set fault_around_mkold=1 -s fault_around_bytes=16K -l mkold1 -- sh "$T/work.sh"
+expect "record with settings" 0 "record written to $T/rec1.txt"
+golden "record file" 0 record-settings.txt "$T/rec1.txt"
+check "record: settings applied during the run" test "$(cat "$T/during")" = "during: 1 16384"
+check "record: settings restored" test "$(cat "$D/fault_around_mkold") $(cat "$D/fault_around_bytes")" = "0 65536"
+check "record: file mode 0600" test "$(stat -c %a "$T/rec1.txt")" = 600
+cp "$FIX/proc_vmstat.before" "$R/proc/vmstat"
+cp "$FIX/module_vmstat.before" "$D/vmstat"
+
+ft -j record -o "$T/rec2.txt" -- sh "$T/work.sh" 3
+EXTRA_SED='s/"wall_seconds":[0-9.]*/"wall_seconds":<WALL>/' \
+	golden "record -j, command exits 3" 0 record-exit3.json
+expect "record: warning about the command's status" 0 "warning: the command exited with status 3"
+check "record: exit_code in the record" grep -q '^exit_code 3$' "$T/rec2.txt"
+cp "$FIX/proc_vmstat.before" "$R/proc/vmstat"
+cp "$FIX/module_vmstat.before" "$D/vmstat"
+
+ft compare "$T/rec2.txt" "$T/rec1.txt"
+EXTRA_SED='s/^wall_seconds .*/wall_seconds <WALL ROW>/' \
+	golden "compare two fresh records" 0 compare-records.txt
+
+ft record -o "$T/rec1.txt" -- true
+expect "record: never overwrites" 2 "already exists"
+check "record: existing file untouched" grep -q '^label mkold1$' "$T/rec1.txt"
+ft record -o "$T/rec3.txt" -s fault_around_bytes=4K -- /nonexistent/command
+expect "record: command cannot run" 2 "cannot run /nonexistent/command: No such file or directory"
+check "record: no file after a failed start" test ! -e "$T/rec3.txt"
+check "record: restored after a failed start" test "$(cat "$D/fault_around_bytes")" = 65536
+ft record -o "$T/rec3.txt"
+expect "record: missing command" 1 "missing COMMAND"
+ft record -o "$T/rec3.txt" -s fault_around_bytes=junk -- true
+expect "record: bad setting" 1 "invalid value 'junk'"
+ft record -o "$T/rec3.txt" -s bogus=1 -- true
+expect "record: unknown knob" 1 "unknown knob 'bogus'"
+ft record -o "$T/rec3.txt" -s fault_around_bytes=4K -s fault_around_bytes=8K -- true
+expect "record: knob set twice" 1 "set twice"
+ft record -o "$T/rec3.txt" -s fault_around_auto=1 -- true
+expect "record: knob not provided" 2 "not provided by this module"
+check "record: no file after an error" test ! -e "$T/rec3.txt"
+FOLIOTUNE_ASSUME_UID=1000 ft record -o "$T/rec3.txt" -s fault_around_bytes=4K -- true
+expect "record --set: not root" 2 "requires root"
+cd "$T" || exit 2
+ft record -- true
+cd "$OLDPWD" || exit 2
+expect "record: default file name" 0 "record written to ./foliotune-record-"
+check "record: default file created in the current directory" \
+	sh -c "ls '$T'/foliotune-record-*Z.txt >/dev/null"
+
+# module not loaded: /proc/vmstat only
+export FOLIOTUNE_SYSROOT="$U"
+cat >"$T/work-u.sh" <<WORK
+cp "$FIX/proc_vmstat.after" "$U/proc/vmstat"
+WORK
+ft record -o "$T/rec-u.txt" -- sh "$T/work-u.sh"
+expect "record without the module" 0 "recording /proc/vmstat only"
+golden "record file without the module" 0 record-unloaded.txt "$T/rec-u.txt"
+ft record -o "$T/rec-u2.txt" -s fault_around_bytes=4K -- true
+expect "record --set without the module" 2 "not loaded"
+export FOLIOTUNE_SYSROOT="$R"
+
+# SIGTERM during the run: settings restored, record written, 128+15
+rm -f "$T/started"
+# shellcheck disable=SC2046
+$(vg) "$FT_BIN" record -o "$T/rec-int.txt" -s fault_around_bytes=4K -- \
+	sh -c "touch '$T/started'; exec sleep 30" >"$T/out" 2>"$T/err" &
+bg=$!
+i=0
+while [ ! -e "$T/started" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -TERM $bg
+wait $bg
+rc=$?
+vg_errors
+expect "record: SIGTERM exits 143" 143 "record written"
+check "record: SIGTERM restores settings" test "$(cat "$D/fault_around_bytes")" = 65536
+check "record: SIGTERM noted in the record" grep -q '^interrupted SIGTERM$' "$T/rec-int.txt"
+check "record: SIGTERM forwarded to the command" grep -q '^exit_signal 15$' "$T/rec-int.txt"
+
+# ------------------------------------------------------------------ compare
+ft compare "$FIX/stock.txt" "$FIX/mkold1.txt"
+golden "compare (seed table)" 0 compare.txt
+ft compare "$FIX/stock.txt" "$FIX/mkold1.txt" "$FIX/nomodule.txt"
+golden "compare three records" 0 compare3.txt
+ft compare --only 'refault|fault$' "$FIX/stock.txt" "$FIX/mkold1.txt"
+golden "compare --only" 0 compare-only.txt
+ft -j compare "$FIX/stock.txt" "$FIX/mkold1.txt"
+golden "compare -j" 0 compare.json
+ft compare "$FIX/stock.txt"
+expect "compare: one record" 1 "at least two"
+ft compare --only '(' "$FIX/stock.txt" "$FIX/mkold1.txt"
+expect "compare: bad regex" 1 "invalid --only regex"
+ft compare "$FIX/stock.txt" "$T/missing.txt"
+expect "compare: missing file" 2 "missing.txt: No such file or directory"
+ft compare "$FIX/stock.txt" "$FIX/notarecord.txt"
+expect "compare: not a record" 2 "not a foliotune record"
+ft -j compare "$FIX/stock.txt" "$FIX/v2.txt"
+expect "compare: newer format, JSON" 2 '^{"error":".*v2 is newer than this foliotune reads (v1)","errno":[0-9]*}$'
+
+# ------------------------------------------------------------------ load
+ft load
+expect "load: already loaded" 0 "foliotune is already loaded"
+ft -j load
+expect "load -j: already loaded" 0 '^{"loaded":true,"already_loaded":true,"path":null,"livepatch":"enabled","seconds":'
+FOLIOTUNE_ASSUME_UID=1000 ft load
+expect "load: not root" 2 "load requires root privileges"
+echo 0 >"$L/enabled"
+ft load
+expect "load: livepatch being disabled" 2 "is disabled (being unloaded)"
+echo 1 >"$L/enabled"
+mk_tasks "$R"
+echo 1 >"$L/transition"
+ft load -t 0.2
+golden "load: transition timeout lists stalled tasks" 2 load-stalled.txt "$T/err"
+ft -j load -t 0.2
+golden "load -j: transition timeout" 2 load-stalled.json
+( sleep 0.5; echo 0 >"$L/transition" ) &
+helper=$!
+ft load -t 20
+wait $helper
+helper=
+expect "load: waits for the transition" 0 "already loaded"
+rm -rf "$L"
+ft load
+expect "load: module without livepatch" 2 "livepatch foliotune is not registered"
+mk_root "$R" loaded
+
+export FOLIOTUNE_SYSROOT="$U"
+ft load "$T/nope.ko"
+expect "load: missing module file" 2 "module file $T/nope.ko: No such file or directory"
+if [ ! -e "$FT_SRCDIR/../module/foliotune.ko" ]; then
+	ft load
+	expect "load: no module anywhere" 2 "module foliotune.ko not found"
+fi
+KO=$U/lib/modules/$KVER/updates/foliotune.ko
+mkdir -p "$(dirname "$KO")"
+printf '\177ELF junk\000name=foliotune\000vermagic=6.1.0-99-amd64 SMP preempt mod_unload modversions \000' >"$KO"
+ft load
+expect "load: vermagic mismatch" 2 "kernel $KVER is not supported: $KO was built for 6.1.0-99-amd64"
+printf '\177ELF junk\000vermagic=%s SMP preempt mod_unload modversions \000' "$KVER" >"$KO"
+FOLIOTUNE_FAKE_MODULE_SYSCALLS=129 ft load
+expect "load: signature rejected" 2 "module signature rejected"
+echo "none [integrity] confidentiality" >"$U/sys/kernel/security/lockdown"
+FOLIOTUNE_FAKE_MODULE_SYSCALLS=1 ft load
+expect "load: lockdown" 2 "locked down (lockdown=integrity)"
+echo "[none] integrity confidentiality" >"$U/sys/kernel/security/lockdown"
+echo 1 >"$U/proc/sys/kernel/modules_disabled"
+FOLIOTUNE_FAKE_MODULE_SYSCALLS=1 ft load
+expect "load: modules_disabled" 2 "kernel.modules_disabled=1"
+echo 0 >"$U/proc/sys/kernel/modules_disabled"
+FOLIOTUNE_FAKE_MODULE_SYSCALLS=8 ft load
+expect "load: ENOEXEC" 2 "invalid module format"
+FOLIOTUNE_FAKE_MODULE_SYSCALLS=22 ft -j load
+expect "load: module refuses, JSON" 2 '"errno":22}$' "Invalid argument"
+FOLIOTUNE_FAKE_MODULE_SYSCALLS=0 ft load -t 0.2
+expect "load: livepatch never appears" 2 "timed out after 0.2 s waiting for"
+# a successful load: a fake kernel registers the patch once the CLI has
+# said "loading" (just before finit_module)
+rm -f "$T/err"
+( i=0
+  while ! grep -q '^foliotune: loading ' "$T/err" 2>/dev/null && [ $i -lt 600 ]; do
+	sleep 0.05; i=$((i + 1))
+  done
+  mkdir -p "$U/sys/kernel/livepatch/foliotune/vmlinux" "$U/sys/module/foliotune"
+  echo 1 >"$U/sys/kernel/livepatch/foliotune/transition"
+  echo 1 >"$U/sys/kernel/livepatch/foliotune/enabled"
+  sleep 0.3
+  echo 0 >"$U/sys/kernel/livepatch/foliotune/transition" ) &
+helper=$!
+FOLIOTUNE_FAKE_MODULE_SYSCALLS=0 ft load -t 20
+wait $helper
+helper=
+expect "load: success" 0 "foliotune loaded from $KO (livepatch enabled, transition complete"
+rm -rf "$U/sys/kernel/livepatch" "$U/sys/module"
+
+# ------------------------------------------------------------------ unload
+ft unload
+expect "unload: not loaded" 0 "foliotune is not loaded"
+ft -j unload
+expect "unload -j: not loaded" 0 '^{"unloaded":true,"was_loaded":false,"seconds":'
+export FOLIOTUNE_SYSROOT="$R"
+FOLIOTUNE_ASSUME_UID=1000 ft unload
+expect "unload: not root" 2 "unload requires root privileges"
+# a fake kernel: patch disabled -> transition -> patch and module go away
+( i=0
+  while [ "$(cat "$L/enabled" 2>/dev/null)" != 0 ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+  echo 1 >"$L/transition"; sleep 0.2
+  echo 0 >"$L/transition"; sleep 0.2
+  rm -rf "$L"; sleep 0.2
+  rm -rf "$R/sys/module/foliotune" ) &
+helper=$!
+FOLIOTUNE_FAKE_MODULE_SYSCALLS=0 ft unload -t 20
+wait $helper
+helper=
+expect "unload: success" 0 "foliotune unloaded (livepatch disabled, module removed"
+mk_root "$R" loaded
+mk_tasks "$R"
+echo 1 >"$L/transition"
+ft unload -t 0.2
+expect "unload: transition timeout lists stalled tasks" 2 \
+	"timed out after 0.2 s waiting for the livepatch transition (unpatching)" \
+	"pid 100 tid 101 (done-thread) patch_state=1"
+check "unload: wrote 0 to enabled" test "$(cat "$L/enabled")" = 0
+expect_not "unload: tasks already unpatched are not listed" "stuck-worker"
+mk_root "$R" loaded
+rm -rf "$L"
+FOLIOTUNE_FAKE_MODULE_SYSCALLS=16 ft unload -t 0.3
+expect "unload: module busy" 2 "cannot remove module foliotune: Device or resource busy (still in use)"
+FOLIOTUNE_FAKE_MODULE_SYSCALLS=1 ft unload -t 0.3
+expect "unload: delete_module EPERM" 2 "Operation not permitted"
+FOLIOTUNE_FAKE_MODULE_SYSCALLS=2 ft unload -t 0.2
+expect "unload: module stays" 2 "timed out after 0.2 s waiting for $R/sys/module/foliotune to go away"
+
+# ------------------------------------------------------------------ summary
+echo "# $pass passed, $fail failed"
+[ "$fail" = 0 ]

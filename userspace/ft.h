@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * ft.h - internal interfaces of the foliotune CLI.
+ */
+#ifndef FT_H
+#define FT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "foliotune.h"
+#include "json_writer.h"
+
+#ifndef FOLIOTUNE_KVER
+#define FOLIOTUNE_KVER "6.12.117+deb12-amd64"
+#endif
+#ifndef FOLIOTUNE_BUILD_KO
+#define FOLIOTUNE_BUILD_KO "module/foliotune.ko"
+#endif
+#ifndef FOLIOTUNE_VERSION
+#define FOLIOTUNE_VERSION "0.1"
+#endif
+/* Optional debugfs file of the auto-tuner (free-form text). */
+#ifndef FOLIOTUNE_AUTO_STATE_FILE
+#define FOLIOTUNE_AUTO_STATE_FILE "fault_around_auto_state"
+#endif
+
+#define FT_EXIT_OK	0
+#define FT_EXIT_USAGE	1
+#define FT_EXIT_RUNTIME	2
+
+#define FT_PATH_MAX	4096
+#define FT_MSG_MAX	1024
+
+/* ---- util.c: output, errors, paths, files, time ---- */
+extern bool ft_json;			/* -j/--json */
+extern json_writer_t *ft_jw;		/* valid when ft_json */
+extern const char *ft_prog;
+
+void ft_set_json(bool on);
+/* Report an error (text on stderr, or a JSON object on stdout); returns code. */
+int ft_fail(int code, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Same, with a callback adding fields to the JSON object / lines to stderr. */
+int ft_fail_ex(int code, int err, void (*extra)(void *arg), void *arg,
+	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+#define ft_usage_error(err, ...) ft_fail(FT_EXIT_USAGE, (err), __VA_ARGS__)
+#define ft_runtime_error(err, ...) ft_fail(FT_EXIT_RUNTIME, (err), __VA_ARGS__)
+/* snprintf for messages: silently truncates (no -Wformat-truncation). */
+void ft_msg(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Informational message: stdout, suppressed in JSON mode. */
+void ft_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Progress note: stderr, suppressed in JSON mode. */
+void ft_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Warning: stderr, always. */
+void ft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+const char *ft_sysroot(void);
+/* snprintf of FOLIOTUNE_SYSROOT + formatted path; -ENAMETOOLONG on overflow */
+int ft_path(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int ft_debugfs_root(char *buf, size_t len);
+int ft_join(char *buf, size_t len, const char *dir, const char *name);
+
+/* Whole file, NUL terminated (max 64 MiB); 0 or -errno. */
+int ft_read_file(const char *path, char **out, size_t *len);
+/* First line, trimmed of trailing whitespace; 0 or -errno. */
+int ft_read_line(const char *path, char *buf, size_t len);
+int ft_read_int(const char *path, long long *out);
+/* Write a string (no O_TRUNC on pseudo file systems); 0 or -errno. */
+int ft_write_file(const char *path, const char *s);
+bool ft_exists(const char *path);
+bool ft_is_dir(const char *path);
+char *ft_strdup(const char *s);		/* aborts on OOM */
+void *ft_xrealloc(void *p, size_t n);	/* exits on OOM */
+void *ft_xcalloc(size_t n, size_t size);	/* exits on OOM; n may be 0 */
+void ft_rtrim(char *s);
+
+double ft_now(void);			/* CLOCK_MONOTONIC seconds */
+void ft_sleep(double seconds);
+/* Non-negative seconds ("1", "0.5"); 0 or -EINVAL/-ERANGE */
+int ft_parse_seconds(const char *s, double *out);
+
+int ft_kernel_release(char *buf, size_t len);
+int ft_kernel_version(char *buf, size_t len);
+/* Current lockdown mode ("none", "integrity", ...) or "" if unknown. */
+void ft_lockdown_mode(char *buf, size_t len);
+int ft_parse_lockdown(const char *content, char *buf, size_t len);
+uid_t ft_euid(void);			/* honours FOLIOTUNE_ASSUME_UID */
+/* Returns 0 if root, else reports "must be root" and returns 2. */
+int ft_require_root(const char *what);
+
+/* ---- knobs.c: knob table, value parsing, get/set ---- */
+enum ft_kind { FT_KIND_BOOL, FT_KIND_BYTES, FT_KIND_ENUM, FT_KIND_UINT };
+
+struct ft_knob {
+	const char *name;
+	enum ft_kind kind;
+	const char *kind_name;
+	const char *unit;
+	const char *help;
+};
+extern const struct ft_knob ft_knobs[];
+extern const size_t ft_nr_knobs;
+
+struct ft_knob_value {
+	char text[64];		/* file content, trimmed */
+	bool numeric;
+	uint64_t value;
+};
+
+const struct ft_knob *ft_knob_find(const char *name);
+int ft_parse_bool(const char *s, bool *out);
+/* Decimal with optional K/M/G (1024 powers) when units; 0/-EINVAL/-ERANGE */
+int ft_parse_u64(const char *s, bool units, uint64_t max, uint64_t *out);
+/* Validate a value for a knob; msg gets the reason on failure. */
+int ft_parse_value(const struct ft_knob *k, const char *s, uint64_t *out,
+		   char *msg, size_t msglen);
+int ft_parse_assignment(const char *arg, const struct ft_knob **k,
+			uint64_t *val, char *msg, size_t msglen);
+void ft_format_bytes(uint64_t v, char *buf, size_t len);
+int ft_knob_read(const char *dir, const struct ft_knob *k,
+		 struct ft_knob_value *out);
+int ft_knob_write(const char *dir, const struct ft_knob *k, const char *text);
+/* Explain a failed debugfs access (lockdown, permissions); returns err. */
+void ft_explain_debugfs_errno(int err, const char *path, char *msg, size_t len);
+
+int ft_cmd_get(int argc, char **argv);
+int ft_cmd_set(int argc, char **argv);
+
+/* ---- counters.c: snapshots of "name value" files, stat ---- */
+struct ft_counter {
+	char *name;
+	uint64_t value;
+};
+struct ft_snapshot {
+	struct ft_counter *v;
+	size_t n, cap;
+};
+int ft_snapshot_parse(const char *buf, struct ft_snapshot *s);
+int ft_snapshot_read(const char *path, struct ft_snapshot *s);
+void ft_snapshot_free(struct ft_snapshot *s);
+/* Value of name in s (hint: expected index); false if absent. */
+bool ft_snapshot_lookup(const struct ft_snapshot *s, const char *name,
+			size_t hint, uint64_t *out);
+int ft_module_vmstat_path(char *buf, size_t len, char *msg, size_t msglen);
+int ft_cmd_stat(int argc, char **argv);
+
+/* ---- lifecycle.c: module and livepatch state, load/unload ---- */
+bool ft_module_loaded(void);
+int ft_livepatch_path(char *buf, size_t len, const char *file);
+/* Locate <debugfs>/foliotune; 0, or -errno with a message. */
+int ft_find_debugfs_dir(char *dir, size_t len, char *msg, size_t msglen);
+/* Same, reporting the error; returns 0 or an exit code. */
+int ft_open_debugfs_dir(char *dir, size_t len);
+struct ft_build {
+	char release[256];
+	char version[512];
+};
+int ft_parse_build(const char *content, struct ft_build *b);
+int ft_cmd_load(int argc, char **argv);
+int ft_cmd_unload(int argc, char **argv);
+
+/* ---- status.c ---- */
+int ft_cmd_status(int argc, char **argv);
+
+/* ---- record.c: record files ---- */
+struct ft_rec_counter {
+	char *source;
+	char *name;
+	int64_t delta;
+};
+struct ft_rec_knob {
+	char *name;
+	char *value;
+	char *old;		/* "set" lines only */
+};
+struct ft_record {
+	char *path;
+	int version;
+	char *label;
+	char *date;
+	char *kernel_release;
+	char *kernel_version;
+	char *command;
+	char *module;		/* "loaded", "not-loaded", ... */
+	bool has_wall;
+	double wall;
+	int exit_code;		/* -1 if none */
+	int exit_signal;	/* -1 if none */
+	char *interrupted;
+	struct ft_rec_knob *knobs;	/* knob lines */
+	size_t nknobs;
+	struct ft_rec_knob *sets;	/* set lines */
+	size_t nsets;
+	struct ft_rec_counter *counters;
+	size_t ncounters;
+};
+/* Parse a record; 0, or -errno / -EBADMSG with msg. */
+int ft_record_parse(const char *path, const char *buf, struct ft_record *r,
+		    char *msg, size_t msglen);
+int ft_record_load(const char *path, struct ft_record *r, char *msg,
+		   size_t msglen);
+void ft_record_free(struct ft_record *r);
+int ft_record_write(FILE *f, const struct ft_record *r);
+void ft_quote_command(char **argv, char *buf, size_t len);
+int ft_cmd_record(int argc, char **argv);
+
+/* ---- compare.c ---- */
+int ft_cmd_compare(int argc, char **argv);
+
+/* ---- options.c: usage and option helpers ---- */
+void ft_usage(FILE *f);
+/*
+ * Common getopt_long handling: -j, -h, option errors.  Returns -1 to go on,
+ * else the exit code (help printed: 0; bad option: 1).
+ */
+int ft_getopt_common(int c, int argc, char **argv, const char *cmd);
+/* Record that -j was given (applied once options are parsed). */
+extern bool ft_json_requested;
+
+#endif /* FT_H */

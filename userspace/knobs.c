@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * knobs.c - the knob table (from foliotune.h), value parsing, get and set.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "ft.h"
+
+#define FT_KNOB_ENTRY(name, kind, unit, help) \
+	{ #name, FT_KIND_##kind, #kind, unit, help },
+const struct ft_knob ft_knobs[] = {
+	FOLIOTUNE_KNOBS(FT_KNOB_ENTRY)
+};
+#undef FT_KNOB_ENTRY
+const size_t ft_nr_knobs = sizeof(ft_knobs) / sizeof(ft_knobs[0]);
+
+_Static_assert(sizeof(ft_knobs) / sizeof(ft_knobs[0]) == FT_NR_KNOBS,
+	       "knob table out of sync with foliotune.h");
+
+const struct ft_knob *ft_knob_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ft_nr_knobs; i++)
+		if (!strcmp(ft_knobs[i].name, name))
+			return &ft_knobs[i];
+	return NULL;
+}
+
+int ft_parse_bool(const char *s, bool *out)
+{
+	static const char *const yes[] = { "1", "on", "yes", "true" };
+	static const char *const no[] = { "0", "off", "no", "false" };
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*out = true;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int ft_parse_u64(const char *s, bool units, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0, mult = 1;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned int d = (unsigned int)(*p - '0');
+
+		if (v > (UINT64_MAX - d) / 10) {
+			/* keep scanning so "99999999999999999999x" is junk */
+			while (isdigit((unsigned char)*p))
+				p++;
+			if (*p && !(units && strchr("kKmMgG", *p) && !p[1]))
+				return -EINVAL;
+			return -ERANGE;
+		}
+		v = v * 10 + d;
+	}
+	if (*p) {
+		if (!units || p[1])
+			return -EINVAL;
+		switch (*p) {
+		case 'k': case 'K':
+			mult = 1ULL << 10;
+			break;
+		case 'm': case 'M':
+			mult = 1ULL << 20;
+			break;
+		case 'g': case 'G':
+			mult = 1ULL << 30;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (v > max / mult)
+		return -ERANGE;
+	*out = v * mult;
+	return 0;
+}
+
+/* "0|1|2" -> is v one of them?  A unit that is not such a list allows all. */
+static bool ft_enum_allows(const char *unit, uint64_t v)
+{
+	const char *p = unit;
+
+	if (!isdigit((unsigned char)*p))
+		return true;
+	while (*p) {
+		char *end;
+		unsigned long long x;
+
+		errno = 0;
+		x = strtoull(p, &end, 10);
+		if (end == p || errno || (*end && *end != '|'))
+			return true;	/* not a plain list */
+		if (x == v)
+			return true;
+		p = *end ? end + 1 : end;
+	}
+	return false;
+}
+
+int ft_parse_value(const struct ft_knob *k, const char *s, uint64_t *out,
+		   char *msg, size_t msglen)
+{
+	const char *what;
+	uint64_t max = UINT64_MAX;
+	bool units = false, b;
+	int err;
+
+	msg[0] = '\0';
+	if (k->kind == FT_KIND_BOOL) {
+		if (ft_parse_bool(s, &b)) {
+			ft_msg(msg, msglen,
+				 "invalid value '%s' for %s: expected on/off, yes/no, true/false or 1/0",
+				 s, k->name);
+			return -EINVAL;
+		}
+		*out = b;
+		return 0;
+	}
+	switch (k->kind) {
+	case FT_KIND_BYTES:
+		units = true;
+		what = "a byte count such as 4096, 4K, 64K or 2M";
+		break;
+	case FT_KIND_UINT:
+		max = UINT_MAX;
+		what = "a non-negative decimal number";
+		break;
+	default:
+		what = "one of";
+		break;
+	}
+	if (*s == '-' && isdigit((unsigned char)s[1])) {
+		ft_msg(msg, msglen, "invalid value '%s' for %s: negative values are not allowed",
+			 s, k->name);
+		return -EINVAL;
+	}
+	err = ft_parse_u64(s, units, max, out);
+	if (err == -ERANGE) {
+		ft_msg(msg, msglen, "invalid value '%s' for %s: out of range (max %" PRIu64 ")",
+			 s, k->name, max);
+		return err;
+	}
+	if (err || (k->kind == FT_KIND_ENUM && !ft_enum_allows(k->unit, *out))) {
+		if (k->kind == FT_KIND_ENUM)
+			ft_msg(msg, msglen, "invalid value '%s' for %s: expected one of %s",
+				 s, k->name, k->unit);
+		else
+			ft_msg(msg, msglen, "invalid value '%s' for %s: expected %s",
+				 s, k->name, what);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int ft_parse_assignment(const char *arg, const struct ft_knob **k,
+			uint64_t *val, char *msg, size_t msglen)
+{
+	const char *eq = strchr(arg, '=');
+	char name[128];
+	size_t n;
+
+	if (!eq || eq == arg) {
+		ft_msg(msg, msglen, "invalid setting '%s': expected KNOB=VALUE", arg);
+		return -EINVAL;
+	}
+	n = (size_t)(eq - arg);
+	if (n >= sizeof(name)) {
+		ft_msg(msg, msglen, "unknown knob '%.*s'", (int)n, arg);
+		return -EINVAL;
+	}
+	memcpy(name, arg, n);
+	name[n] = '\0';
+	*k = ft_knob_find(name);
+	if (!*k) {
+		ft_msg(msg, msglen, "unknown knob '%s'", name);
+		return -EINVAL;
+	}
+	return ft_parse_value(*k, eq + 1, val, msg, msglen);
+}
+
+void ft_format_bytes(uint64_t v, char *buf, size_t len)
+{
+	static const char suffix[] = "GMK";
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		uint64_t unit = 1ULL << (10 * (3 - i));
+
+		if (v && v % unit == 0) {
+			snprintf(buf, len, "%" PRIu64 "%c", v / unit, suffix[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%" PRIu64, v);
+}
+
+void ft_explain_debugfs_errno(int err, const char *path, char *msg, size_t len)
+{
+	char mode[64];
+
+	if (err == EPERM) {
+		ft_lockdown_mode(mode, sizeof(mode));
+		if (*mode && strcmp(mode, "none")) {
+			ft_msg(msg, len, "debugfs is locked down (lockdown=%s): cannot access %s",
+				 mode, path);
+			return;
+		}
+	}
+	if ((err == EACCES || err == EPERM) && ft_euid() != 0) {
+		ft_msg(msg, len, "%s: %s (are you root?)", path, strerror(err));
+		return;
+	}
+	ft_msg(msg, len, "%s: %s", path, strerror(err));
+}
+
+int ft_knob_read(const char *dir, const struct ft_knob *k,
+		 struct ft_knob_value *out)
+{
+	char path[FT_PATH_MAX], *end;
+	unsigned long long v;
+	int err;
+
+	err = ft_join(path, sizeof(path), dir, k->name);
+	if (!err)
+		err = ft_read_line(path, out->text, sizeof(out->text));
+	if (err)
+		return err;
+	out->numeric = false;
+	if (isdigit((unsigned char)out->text[0])) {
+		errno = 0;
+		v = strtoull(out->text, &end, 10);
+		if (!errno && !*end) {
+			out->numeric = true;
+			out->value = v;
+		}
+	}
+	return 0;
+}
+
+int ft_knob_write(const char *dir, const struct ft_knob *k, const char *text)
+{
+	char path[FT_PATH_MAX], buf[80];
+	int n, err;
+
+	err = ft_join(path, sizeof(path), dir, k->name);
+	if (err)
+		return err;
+	n = snprintf(buf, sizeof(buf), "%s\n", text);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return -EINVAL;
+	return ft_write_file(path, buf);
+}
+
+/* Report a failed knob access: missing file, lockdown, permission, errno. */
+static int ft_knob_error(const char *dir, const struct ft_knob *k, int err,
+			 const char *verb)
+{
+	char path[FT_PATH_MAX], msg[FT_MSG_MAX];
+
+	if (err == ENOENT)
+		return ft_runtime_error(err, "knob %s is not provided by this module",
+					k->name);
+	if (ft_join(path, sizeof(path), dir, k->name))
+		snprintf(path, sizeof(path), "%s", k->name);
+	if (err == EPERM || err == EACCES) {
+		ft_explain_debugfs_errno(err, path, msg, sizeof(msg));
+		return ft_runtime_error(err, "cannot %s %s: %s", verb, k->name, msg);
+	}
+	return ft_runtime_error(err, "cannot %s %s: %s", verb, k->name, strerror(err));
+}
+
+static const struct option ft_knob_opts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void ft_json_knob_value(const char *field, const struct ft_knob_value *v)
+{
+	if (v->numeric)
+		jsonw_uint_field(ft_jw, field, v->value);
+	else
+		jsonw_string_field(ft_jw, field, v->text);
+}
+
+int ft_cmd_get(int argc, char **argv)
+{
+	const struct ft_knob *k;
+	struct ft_knob_value v;
+	char dir[FT_PATH_MAX];
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, ":jh", ft_knob_opts, NULL)) != -1) {
+		ret = ft_getopt_common(c, argc, argv, "get");
+		if (ret >= 0)
+			return ret;
+	}
+	ft_set_json(ft_json_requested);
+	if (argc - optind != 1)
+		return ft_usage_error(EINVAL, "get: expected exactly one KNOB");
+	k = ft_knob_find(argv[optind]);
+	if (!k)
+		return ft_usage_error(EINVAL, "unknown knob '%s'", argv[optind]);
+	ret = ft_open_debugfs_dir(dir, sizeof(dir));
+	if (ret)
+		return ret;
+	ret = ft_knob_read(dir, k, &v);
+	if (ret)
+		return ft_knob_error(dir, k, -ret, "read");
+	if (ft_json) {
+		jsonw_start_object(ft_jw);
+		jsonw_string_field(ft_jw, "knob", k->name);
+		ft_json_knob_value("value", &v);
+		jsonw_string_field(ft_jw, "unit", k->unit);
+		jsonw_end_object(ft_jw);
+	} else {
+		printf("%s\n", v.text);
+	}
+	return FT_EXIT_OK;
+}
+
+int ft_cmd_set(int argc, char **argv)
+{
+	struct ft_knob_value old, now;
+	const struct ft_knob *k;
+	char dir[FT_PATH_MAX], msg[FT_MSG_MAX], text[32];
+	bool have_old;
+	uint64_t val;
+	int c, i, ret;
+
+	/* "set KNOB -5": report a negative value, not an unknown option */
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (argv[i][0] == '-' && isdigit((unsigned char)argv[i][1]))
+			return ft_usage_error(EINVAL, "invalid value '%s': negative values are not allowed",
+					      argv[i]);
+	while ((c = getopt_long(argc, argv, ":jh", ft_knob_opts, NULL)) != -1) {
+		ret = ft_getopt_common(c, argc, argv, "set");
+		if (ret >= 0)
+			return ret;
+	}
+	ft_set_json(ft_json_requested);
+	if (argc - optind != 2)
+		return ft_usage_error(EINVAL, "set: expected KNOB VALUE");
+	k = ft_knob_find(argv[optind]);
+	if (!k)
+		return ft_usage_error(EINVAL, "unknown knob '%s'", argv[optind]);
+	ret = ft_parse_value(k, argv[optind + 1], &val, msg, sizeof(msg));
+	if (ret)
+		return ft_usage_error(-ret, "%s", msg);
+	ret = ft_require_root("set");
+	if (ret)
+		return ret;
+	ret = ft_open_debugfs_dir(dir, sizeof(dir));
+	if (ret)
+		return ret;
+	ret = ft_knob_read(dir, k, &old);
+	if (ret == -ENOENT)
+		return ft_knob_error(dir, k, ENOENT, "write");
+	have_old = ret == 0;
+	snprintf(text, sizeof(text), "%" PRIu64, val);
+	ret = ft_knob_write(dir, k, text);
+	if (ret)
+		return ft_knob_error(dir, k, -ret, "write");
+	if (ft_knob_read(dir, k, &now)) {
+		now.numeric = true;
+		now.value = val;
+		snprintf(now.text, sizeof(now.text), "%s", text);
+	}
+	if (ft_json) {
+		jsonw_start_object(ft_jw);
+		jsonw_string_field(ft_jw, "knob", k->name);
+		if (have_old)
+			ft_json_knob_value("old", &old);
+		else
+			jsonw_null_field(ft_jw, "old");
+		ft_json_knob_value("value", &now);
+		jsonw_string_field(ft_jw, "unit", k->unit);
+		jsonw_end_object(ft_jw);
+	} else {
+		ft_info("%s: %s -> %s", k->name, have_old ? old.text : "?", now.text);
+		if (!now.numeric || now.value != val)
+			ft_warn("%s reads back as %s (wrote %s)", k->name, now.text, text);
+	}
+	return FT_EXIT_OK;
+}

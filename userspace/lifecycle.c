@@ -1,0 +1,703 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * lifecycle.c - module and livepatch state; load and unload.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ft.h"
+
+#ifndef MODULE_INIT_COMPRESSED_FILE
+#define MODULE_INIT_COMPRESSED_FILE 4
+#endif
+
+#define FT_POLL_SECONDS		0.05
+#define FT_DELETE_RETRY_SECONDS	5.0
+#define FT_MAX_STALLED_SHOWN	40
+
+bool ft_module_loaded(void)
+{
+	char path[FT_PATH_MAX];
+
+	return !ft_path(path, sizeof(path), "/sys/module/%s", FOLIOTUNE_NAME) &&
+	       ft_exists(path);
+}
+
+int ft_livepatch_path(char *buf, size_t len, const char *file)
+{
+	if (file)
+		return ft_path(buf, len, "/sys/kernel/livepatch/%s/%s",
+			       FOLIOTUNE_NAME, file);
+	return ft_path(buf, len, "/sys/kernel/livepatch/%s", FOLIOTUNE_NAME);
+}
+
+/* debugfs mounted: the mount point is a non-empty directory */
+static bool ft_dir_nonempty(const char *path)
+{
+	struct dirent *de;
+	bool any = false;
+	DIR *d = opendir(path);
+
+	if (!d)
+		return errno == EACCES;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			any = true;
+			break;
+		}
+	}
+	closedir(d);
+	return any;
+}
+
+int ft_find_debugfs_dir(char *dir, size_t len, char *msg, size_t msglen)
+{
+	char root[FT_PATH_MAX];
+	int err;
+
+	msg[0] = '\0';
+	err = ft_debugfs_root(root, sizeof(root));
+	if (!err)
+		err = ft_join(dir, len, root, FOLIOTUNE_DEBUGFS_DIR);
+	if (err) {
+		ft_msg(msg, msglen, "debugfs path too long");
+		return err;
+	}
+	if (ft_is_dir(dir))
+		return 0;
+	err = errno;
+	if (err == EACCES || err == EPERM) {
+		ft_explain_debugfs_errno(err, dir, msg, msglen);
+		return -err;
+	}
+	if (!ft_module_loaded()) {
+		ft_msg(msg, msglen, "the %s module is not loaded (try '%s load')",
+			 FOLIOTUNE_NAME, ft_prog);
+		return -ENOENT;
+	}
+	if (!ft_dir_nonempty(root)) {
+		ft_msg(msg, msglen, "debugfs is not mounted at %s (try 'mount -t debugfs none %s')",
+			 root, root);
+		return -ENOENT;
+	}
+	ft_msg(msg, msglen, "the %s module is loaded but %s does not exist",
+		 FOLIOTUNE_NAME, dir);
+	return -ENOENT;
+}
+
+int ft_open_debugfs_dir(char *dir, size_t len)
+{
+	char msg[FT_MSG_MAX];
+	int err = ft_find_debugfs_dir(dir, len, msg, sizeof(msg));
+
+	if (err)
+		return ft_runtime_error(-err, "%s", msg);
+	return 0;
+}
+
+static void ft_copy_value(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	ft_rtrim(dst);
+}
+
+/*
+ * The module's "build" file: "release <uname -r>" and "version <kernel
+ * version>" lines (also "key=value" or "key: value"); bare lines are taken
+ * as release, then version.
+ */
+int ft_parse_build(const char *content, struct ft_build *b)
+{
+	const char *line = content;
+	int bare = 0;
+
+	b->release[0] = b->version[0] = '\0';
+	while (*line) {
+		const char *eol = strchr(line, '\n');
+		char buf[1024], *v;
+		size_t n;
+
+		if (!eol)
+			eol = line + strlen(line);
+		n = (size_t)(eol - line);
+		if (n >= sizeof(buf))
+			n = sizeof(buf) - 1;
+		memcpy(buf, line, n);
+		buf[n] = '\0';
+		ft_rtrim(buf);
+		line = *eol ? eol + 1 : eol;
+		if (!buf[0])
+			continue;
+		if (!strncmp(buf, "release", 7) && strchr(" \t=:", buf[7])) {
+			for (v = buf + 8; *v && strchr(" \t=:", *v); v++)
+				;
+			ft_copy_value(b->release, sizeof(b->release), v);
+		} else if (!strncmp(buf, "version", 7) && strchr(" \t=:", buf[7])) {
+			for (v = buf + 8; *v && strchr(" \t=:", *v); v++)
+				;
+			ft_copy_value(b->version, sizeof(b->version), v);
+		} else if (bare == 0 && !strchr(buf, ' ')) {
+			ft_copy_value(b->release, sizeof(b->release), buf);
+			bare++;
+		} else if (bare == 1) {
+			ft_copy_value(b->version, sizeof(b->version), buf);
+			bare++;
+		}
+	}
+	return b->release[0] ? 0 : -EBADMSG;
+}
+
+/* ---- stalled tasks ---- */
+
+struct ft_task {
+	long pid, tid;
+	long long state;
+	char comm[64];
+};
+
+struct ft_tasks {
+	struct ft_task *v;
+	size_t n, cap;
+	int target;
+	const char *phase;
+};
+
+static bool ft_numeric(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static void ft_task_add(struct ft_tasks *t, long pid, long tid,
+			const char *state_path, const char *comm_path)
+{
+	long long state;
+	struct ft_task *task;
+
+	if (ft_read_int(state_path, &state) || state == -1 || state == t->target)
+		return;
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 16;
+		t->v = ft_xrealloc(t->v, t->cap * sizeof(*t->v));
+	}
+	task = &t->v[t->n++];
+	task->pid = pid;
+	task->tid = tid;
+	task->state = state;
+	if (ft_read_line(comm_path, task->comm, sizeof(task->comm)))
+		snprintf(task->comm, sizeof(task->comm), "?");
+}
+
+static int ft_task_cmp(const void *a, const void *b)
+{
+	const struct ft_task *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return 0;
+}
+
+static void ft_collect_stalled(struct ft_tasks *t)
+{
+	char proc[FT_PATH_MAX], p1[FT_PATH_MAX], p2[FT_PATH_MAX];
+	struct dirent *de, *te;
+	DIR *d, *td;
+
+	if (ft_path(proc, sizeof(proc), "/proc"))
+		return;
+	d = opendir(proc);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		long pid;
+
+		if (!ft_numeric(de->d_name))
+			continue;
+		pid = strtol(de->d_name, NULL, 10);
+		if (snprintf(p1, sizeof(p1), "%s/%s/task", proc, de->d_name) >= (int)sizeof(p1))
+			continue;
+		td = opendir(p1);
+		if (!td) {
+			if (snprintf(p1, sizeof(p1), "%s/%s/patch_state", proc,
+				     de->d_name) >= (int)sizeof(p1) ||
+			    snprintf(p2, sizeof(p2), "%s/%s/comm", proc,
+				     de->d_name) >= (int)sizeof(p2))
+				continue;
+			ft_task_add(t, pid, pid, p1, p2);
+			continue;
+		}
+		while ((te = readdir(td))) {
+			if (!ft_numeric(te->d_name))
+				continue;
+			if (snprintf(p1, sizeof(p1), "%s/%s/task/%s/patch_state", proc,
+				     de->d_name, te->d_name) >= (int)sizeof(p1) ||
+			    snprintf(p2, sizeof(p2), "%s/%s/task/%s/comm", proc,
+				     de->d_name, te->d_name) >= (int)sizeof(p2))
+				continue;
+			ft_task_add(t, pid, strtol(te->d_name, NULL, 10), p1, p2);
+		}
+		closedir(td);
+	}
+	closedir(d);
+	if (t->n > 1)
+		qsort(t->v, t->n, sizeof(*t->v), ft_task_cmp);
+}
+
+static void ft_stalled_extra(void *arg)
+{
+	struct ft_tasks *t = arg;
+	size_t i;
+
+	if (ft_json) {
+		jsonw_int_field(ft_jw, "target_patch_state", t->target);
+		jsonw_name(ft_jw, "stalled");
+		jsonw_start_array(ft_jw);
+		for (i = 0; i < t->n; i++) {
+			jsonw_start_object(ft_jw);
+			jsonw_int_field(ft_jw, "pid", t->v[i].pid);
+			jsonw_int_field(ft_jw, "tid", t->v[i].tid);
+			jsonw_string_field(ft_jw, "comm", t->v[i].comm);
+			jsonw_int_field(ft_jw, "patch_state", t->v[i].state);
+			jsonw_end_object(ft_jw);
+		}
+		jsonw_end_array(ft_jw);
+		return;
+	}
+	if (!t->n) {
+		fprintf(stderr, "  no task with patch_state != %d found in /proc\n",
+			t->target);
+		return;
+	}
+	fprintf(stderr, "  %zu task(s) not yet %s (patch_state != %d):\n",
+		t->n, t->phase, t->target);
+	for (i = 0; i < t->n && i < FT_MAX_STALLED_SHOWN; i++) {
+		if (t->v[i].tid == t->v[i].pid)
+			fprintf(stderr, "    pid %ld (%s) patch_state=%lld\n",
+				t->v[i].pid, t->v[i].comm, t->v[i].state);
+		else
+			fprintf(stderr, "    pid %ld tid %ld (%s) patch_state=%lld\n",
+				t->v[i].pid, t->v[i].tid, t->v[i].comm, t->v[i].state);
+	}
+	if (t->n > FT_MAX_STALLED_SHOWN)
+		fprintf(stderr, "    ... and %zu more\n", t->n - FT_MAX_STALLED_SHOWN);
+}
+
+static int ft_transition_timeout(int target, double timeout)
+{
+	struct ft_tasks t = { .target = target,
+			      .phase = target ? "patched" : "unpatched" };
+	int ret;
+
+	ft_collect_stalled(&t);
+	ret = ft_fail_ex(FT_EXIT_RUNTIME, ETIMEDOUT, ft_stalled_extra, &t,
+			 "timed out after %g s waiting for the livepatch transition (%s)",
+			 timeout, target ? "patching" : "unpatching");
+	free(t.v);
+	return ret;
+}
+
+/* 0 when transition reads 0; -ENOENT if the patch is gone; -ETIMEDOUT */
+static int ft_wait_transition(double deadline)
+{
+	char path[FT_PATH_MAX];
+	long long v;
+	int err;
+
+	err = ft_livepatch_path(path, sizeof(path), "transition");
+	if (err)
+		return err;
+	for (;;) {
+		double now;
+
+		err = ft_read_int(path, &v);
+		if (err)
+			return err;
+		if (v == 0)
+			return 0;
+		now = ft_now();
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		ft_sleep(deadline - now < FT_POLL_SECONDS ? deadline - now : FT_POLL_SECONDS);
+	}
+}
+
+static int ft_wait_path(const char *path, bool present, double deadline)
+{
+	for (;;) {
+		double now;
+
+		if (ft_exists(path) == present)
+			return 0;
+		now = ft_now();
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		ft_sleep(deadline - now < FT_POLL_SECONDS ? deadline - now : FT_POLL_SECONDS);
+	}
+}
+
+/* Module syscalls; FOLIOTUNE_FAKE_MODULE_SYSCALLS=<errno> simulates them. */
+static int ft_fake_syscall(void)
+{
+	const char *fake = getenv("FOLIOTUNE_FAKE_MODULE_SYSCALLS");
+
+	if (!fake || !*fake)
+		return -1;
+	return atoi(fake);
+}
+
+static int ft_finit_module(int fd, int flags)
+{
+	int fake = ft_fake_syscall();
+
+	if (fake >= 0) {
+		errno = fake;
+		return fake ? -1 : 0;
+	}
+	return (int)syscall(SYS_finit_module, fd, "", flags);
+}
+
+static int ft_delete_module(const char *name)
+{
+	int fake = ft_fake_syscall();
+
+	if (fake >= 0) {
+		errno = fake;
+		return fake ? -1 : 0;
+	}
+	return (int)syscall(SYS_delete_module, name, O_NONBLOCK);
+}
+
+static const struct option ft_lifecycle_opts[] = {
+	{ "timeout", required_argument, NULL, 't' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int ft_lifecycle_args(int argc, char **argv, const char *cmd,
+			     double *timeout)
+{
+	int c, ret;
+
+	*timeout = 60;
+	while ((c = getopt_long(argc, argv, ":t:jh", ft_lifecycle_opts, NULL)) != -1) {
+		if (c == 't') {
+			if (ft_parse_seconds(optarg, timeout))
+				return ft_usage_error(EINVAL, "invalid timeout '%s': expected seconds",
+						      optarg);
+			continue;
+		}
+		ret = ft_getopt_common(c, argc, argv, cmd);
+		if (ret >= 0)
+			return ret;
+	}
+	ft_set_json(ft_json_requested);
+	return -1;
+}
+
+static int ft_load_report(bool already, const char *path, double t0)
+{
+	double secs = ft_now() - t0;
+
+	if (ft_json) {
+		jsonw_start_object(ft_jw);
+		jsonw_bool_field(ft_jw, "loaded", true);
+		jsonw_bool_field(ft_jw, "already_loaded", already);
+		if (path)
+			jsonw_string_field(ft_jw, "path", path);
+		else
+			jsonw_null_field(ft_jw, "path");
+		jsonw_string_field(ft_jw, "livepatch", "enabled");
+		jsonw_float_field_fmt(ft_jw, "seconds", "%.3f", secs);
+		jsonw_end_object(ft_jw);
+	} else if (already) {
+		ft_info("%s is already loaded (livepatch enabled, transition complete)",
+			FOLIOTUNE_NAME);
+	} else {
+		ft_info("%s loaded from %s (livepatch enabled, transition complete in %.2f s)",
+			FOLIOTUNE_NAME, path, secs);
+	}
+	return FT_EXIT_OK;
+}
+
+/* After the module exists: wait for the patch, check it is enabled. */
+static int ft_load_finish(bool already, const char *path, double t0,
+			  double timeout)
+{
+	char lp[FT_PATH_MAX], enabled_path[FT_PATH_MAX], trans[FT_PATH_MAX];
+	double deadline = t0 + timeout;
+	long long enabled = -1, tr = 0;
+	int err;
+
+	if (ft_livepatch_path(lp, sizeof(lp), NULL) ||
+	    ft_livepatch_path(enabled_path, sizeof(enabled_path), "enabled") ||
+	    ft_livepatch_path(trans, sizeof(trans), "transition"))
+		return ft_runtime_error(ENAMETOOLONG, "sysfs path too long");
+	if (already && !ft_is_dir(lp))
+		return ft_runtime_error(ENOENT, "module %s is loaded but livepatch %s is not registered (%s missing); run '%s unload' first",
+					FOLIOTUNE_NAME, FOLIOTUNE_NAME, lp, ft_prog);
+	if (ft_wait_path(enabled_path, true, deadline))
+		return ft_runtime_error(ETIMEDOUT, "timed out after %g s waiting for %s to appear",
+					timeout, lp);
+	err = ft_read_int(enabled_path, &enabled);
+	if (err)
+		return ft_runtime_error(-err, "%s: %s", enabled_path, strerror(-err));
+	if (already && enabled == 0)
+		return ft_runtime_error(EBUSY, "livepatch %s is disabled (being unloaded); run '%s unload' and load again",
+					FOLIOTUNE_NAME, ft_prog);
+	if (!ft_read_int(trans, &tr) && tr)
+		ft_note("waiting for the livepatch transition to complete (timeout %g s)",
+			timeout);
+	err = ft_wait_transition(deadline);
+	if (err == -ETIMEDOUT)
+		return ft_transition_timeout(1, timeout);
+	if (err)
+		return ft_runtime_error(-err, "%s: %s", trans, strerror(-err));
+	err = ft_read_int(enabled_path, &enabled);
+	if (err)
+		return ft_runtime_error(-err, "%s: %s", enabled_path, strerror(-err));
+	if (enabled != 1)
+		return ft_runtime_error(ECANCELED, "livepatch %s was disabled during the transition",
+					FOLIOTUNE_NAME);
+	return ft_load_report(already, path, t0);
+}
+
+static bool ft_has_suffix(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* The release in the module's vermagic ("" if not found). */
+static void ft_module_vermagic(const char *path, char *rel, size_t len)
+{
+	static const char key[] = "vermagic=";
+	char *buf;
+	const char *p;
+	size_t n, i;
+
+	rel[0] = '\0';
+	if (ft_read_file(path, &buf, &n))
+		return;
+	p = memmem(buf, n, key, sizeof(key) - 1);
+	if (p) {
+		p += sizeof(key) - 1;
+		for (i = 0; i + 1 < len && p + i < buf + n && p[i] && p[i] != ' '; i++)
+			rel[i] = p[i];
+		rel[i] = '\0';
+	}
+	free(buf);
+}
+
+/* Why finit_module failed, in words (the caller names the file). */
+static void ft_explain_finit(int err, char *msg, size_t len)
+{
+	char mode[64], p[FT_PATH_MAX];
+	long long disabled = 0;
+
+	switch (err) {
+	case ENOEXEC:
+		ft_msg(msg, len, "invalid module format (built for another kernel?); see dmesg");
+		return;
+	case EKEYREJECTED:
+	case ENOKEY:
+	case EBADMSG:
+		ft_msg(msg, len, "module signature rejected (%s); Secure Boot or module.sig_enforce requires a module signed with an enrolled key; see dmesg",
+			 strerror(err));
+		return;
+	case EPERM:
+		if (!ft_path(p, sizeof(p), "/proc/sys/kernel/modules_disabled") &&
+		    !ft_read_int(p, &disabled) && disabled) {
+			ft_msg(msg, len, "module loading is disabled (kernel.modules_disabled=1)");
+			return;
+		}
+		ft_lockdown_mode(mode, sizeof(mode));
+		if (*mode && strcmp(mode, "none")) {
+			ft_msg(msg, len, "the kernel is locked down (lockdown=%s) and refuses unsigned modules; see dmesg",
+				 mode);
+			return;
+		}
+		ft_msg(msg, len, "%s (CAP_SYS_MODULE needed)", strerror(err));
+		return;
+	default:
+		ft_msg(msg, len, "%s (the module refused to load; see dmesg)", strerror(err));
+	}
+}
+
+int ft_cmd_load(int argc, char **argv)
+{
+	char path[FT_PATH_MAX], upd[FT_PATH_MAX], rel[256], magic[256];
+	char msg[FT_MSG_MAX];
+	double timeout, t0 = ft_now();
+	int ret, fd, flags = 0;
+
+	ret = ft_lifecycle_args(argc, argv, "load", &timeout);
+	if (ret >= 0)
+		return ret;
+	if (argc - optind > 1)
+		return ft_usage_error(EINVAL, "load: expected at most one PATH");
+	ret = ft_require_root("load");
+	if (ret)
+		return ret;
+	if (ft_module_loaded())
+		return ft_load_finish(true, NULL, t0, timeout);
+
+	ret = ft_kernel_release(rel, sizeof(rel));
+	if (ret)
+		return ft_runtime_error(-ret, "cannot determine the kernel release: %s",
+					strerror(-ret));
+	if (optind < argc) {
+		snprintf(path, sizeof(path), "%s", argv[optind]);
+		if (!ft_exists(path))
+			return ft_runtime_error(ENOENT, "module file %s: %s", path,
+						strerror(ENOENT));
+	} else {
+		if (ft_path(upd, sizeof(upd), "/lib/modules/%s/updates/%s.ko", rel,
+			    FOLIOTUNE_NAME))
+			return ft_runtime_error(ENAMETOOLONG, "module path too long");
+		if (ft_exists(upd))
+			snprintf(path, sizeof(path), "%s", upd);
+		else if (ft_exists(FOLIOTUNE_BUILD_KO))
+			snprintf(path, sizeof(path), "%s", FOLIOTUNE_BUILD_KO);
+		else
+			return ft_runtime_error(ENOENT, "module %s.ko not found (looked for %s and %s)",
+						FOLIOTUNE_NAME, upd, FOLIOTUNE_BUILD_KO);
+	}
+	if (ft_has_suffix(path, ".xz") || ft_has_suffix(path, ".zst") ||
+	    ft_has_suffix(path, ".gz")) {
+		flags |= MODULE_INIT_COMPRESSED_FILE;
+	} else {
+		ft_module_vermagic(path, magic, sizeof(magic));
+		if (*magic && strcmp(magic, rel))
+			return ft_runtime_error(ENOEXEC, "kernel %s is not supported: %s was built for %s",
+						rel, path, magic);
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ft_runtime_error(errno, "%s: %s", path, strerror(errno));
+	ft_note("loading %s", path);
+	ret = ft_finit_module(fd, flags);
+	if (ret) {
+		int err = errno;
+
+		close(fd);
+		if (err == EEXIST)
+			return ft_load_finish(true, NULL, t0, timeout);
+		ft_explain_finit(err, msg, sizeof(msg));
+		return ft_runtime_error(err, "cannot load %s: %s", path, msg);
+	}
+	close(fd);
+	return ft_load_finish(false, path, t0, timeout);
+}
+
+static int ft_unload_report(bool was_loaded, double t0)
+{
+	double secs = ft_now() - t0;
+
+	if (ft_json) {
+		jsonw_start_object(ft_jw);
+		jsonw_bool_field(ft_jw, "unloaded", true);
+		jsonw_bool_field(ft_jw, "was_loaded", was_loaded);
+		jsonw_float_field_fmt(ft_jw, "seconds", "%.3f", secs);
+		jsonw_end_object(ft_jw);
+	} else if (!was_loaded) {
+		ft_info("%s is not loaded", FOLIOTUNE_NAME);
+	} else {
+		ft_info("%s unloaded (livepatch disabled, module removed in %.2f s)",
+			FOLIOTUNE_NAME, secs);
+	}
+	return FT_EXIT_OK;
+}
+
+int ft_cmd_unload(int argc, char **argv)
+{
+	char lp[FT_PATH_MAX], en[FT_PATH_MAX], mod[FT_PATH_MAX];
+	double timeout, t0 = ft_now(), deadline, retry_end;
+	long long enabled;
+	int ret, err;
+
+	ret = ft_lifecycle_args(argc, argv, "unload", &timeout);
+	if (ret >= 0)
+		return ret;
+	if (optind != argc)
+		return ft_usage_error(EINVAL, "unload: unexpected argument '%s'", argv[optind]);
+	ret = ft_require_root("unload");
+	if (ret)
+		return ret;
+	deadline = t0 + timeout;
+	if (!ft_module_loaded())
+		return ft_unload_report(false, t0);
+	if (ft_livepatch_path(lp, sizeof(lp), NULL) ||
+	    ft_livepatch_path(en, sizeof(en), "enabled") ||
+	    ft_path(mod, sizeof(mod), "/sys/module/%s", FOLIOTUNE_NAME))
+		return ft_runtime_error(ENAMETOOLONG, "sysfs path too long");
+
+	if (ft_is_dir(lp)) {
+		err = ft_read_int(en, &enabled);
+		if (err && err != -ENOENT)
+			return ft_runtime_error(-err, "%s: %s", en, strerror(-err));
+		if (!err && enabled) {
+			ft_note("disabling livepatch %s", FOLIOTUNE_NAME);
+			err = ft_write_file(en, "0\n");
+			if (err && err != -ENOENT)
+				return ft_runtime_error(-err, "cannot disable livepatch (%s): %s",
+							en, strerror(-err));
+		}
+		err = ft_wait_transition(deadline);
+		if (err == -ETIMEDOUT)
+			return ft_transition_timeout(0, timeout);
+		if (err && err != -ENOENT)
+			return ft_runtime_error(-err, "livepatch transition: %s", strerror(-err));
+		if (ft_wait_path(lp, false, deadline))
+			return ft_runtime_error(ETIMEDOUT, "timed out after %g s waiting for %s to go away",
+						timeout, lp);
+	}
+
+	retry_end = ft_now() + FT_DELETE_RETRY_SECONDS;
+	if (retry_end > deadline)
+		retry_end = deadline;
+	for (;;) {
+		if (!ft_delete_module(FOLIOTUNE_NAME)) {
+			err = 0;
+			break;
+		}
+		err = errno;
+		if (err == ENOENT) {
+			err = 0;	/* already gone */
+			break;
+		}
+		if ((err != EBUSY && err != EAGAIN) || ft_now() >= retry_end)
+			break;
+		ft_sleep(FT_POLL_SECONDS * 2);
+	}
+	if (err == EBUSY || err == EAGAIN)
+		return ft_runtime_error(err, "cannot remove module %s: %s (still in use)",
+					FOLIOTUNE_NAME, strerror(err));
+	if (err == EPERM)
+		return ft_runtime_error(err, "cannot remove module %s: %s (CAP_SYS_MODULE needed)",
+					FOLIOTUNE_NAME, strerror(err));
+	if (err)
+		return ft_runtime_error(err, "cannot remove module %s: %s",
+					FOLIOTUNE_NAME, strerror(err));
+	if (ft_wait_path(mod, false, deadline))
+		return ft_runtime_error(ETIMEDOUT, "timed out after %g s waiting for %s to go away",
+					timeout, mod);
+	return ft_unload_report(true, t0);
+}

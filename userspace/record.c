@@ -1,0 +1,824 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * record.c - the record command and the record file format (v1).
+ *
+ *   # foliotune record v1
+ *   key value                  header lines (value: rest of the line)
+ *   knob NAME VALUE            every knob's value during the run
+ *   set NAME VALUE OLD         settings applied by --set (and restored)
+ *   counter SOURCE NAME DELTA  SOURCE is "foliotune" or "vmstat"
+ *
+ * Lines starting with '#' are comments; unknown keys are ignored.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ft.h"
+
+#define FT_RECORD_MAGIC		"# foliotune record v"
+#define FT_RECORD_VERSION	1
+
+/* ---- quoting and writing ---- */
+
+static void ft_buf_putc(char *buf, size_t len, size_t *pos, char c)
+{
+	if (*pos + 1 < len)
+		buf[(*pos)++] = c;
+	buf[*pos < len ? *pos : len - 1] = '\0';
+}
+
+static void ft_buf_puts(char *buf, size_t len, size_t *pos, const char *s)
+{
+	while (*s)
+		ft_buf_putc(buf, len, pos, *s++);
+}
+
+/* Shell-style quoting of argv on one line ($'...' for control chars). */
+void ft_quote_command(char **argv, char *buf, size_t len)
+{
+	static const char safe[] = "@%+=:,./-_";
+	size_t pos = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; argv[i]; i++) {
+		const unsigned char *s = (const unsigned char *)argv[i];
+		bool plain = *s != '\0', ctrl = false;
+
+		for (; *s; s++) {
+			if (!isalnum(*s) && !strchr(safe, *s))
+				plain = false;
+			if (*s < 0x20 || *s == 0x7f)
+				ctrl = true;
+		}
+		if (i)
+			ft_buf_putc(buf, len, &pos, ' ');
+		if (plain) {
+			ft_buf_puts(buf, len, &pos, argv[i]);
+		} else if (!ctrl) {
+			ft_buf_putc(buf, len, &pos, '\'');
+			for (s = (const unsigned char *)argv[i]; *s; s++) {
+				if (*s == '\'')
+					ft_buf_puts(buf, len, &pos, "'\\''");
+				else
+					ft_buf_putc(buf, len, &pos, (char)*s);
+			}
+			ft_buf_putc(buf, len, &pos, '\'');
+		} else {
+			ft_buf_puts(buf, len, &pos, "$'");
+			for (s = (const unsigned char *)argv[i]; *s; s++) {
+				char hex[8];
+
+				switch (*s) {
+				case '\n': ft_buf_puts(buf, len, &pos, "\\n"); break;
+				case '\t': ft_buf_puts(buf, len, &pos, "\\t"); break;
+				case '\r': ft_buf_puts(buf, len, &pos, "\\r"); break;
+				case '\\': ft_buf_puts(buf, len, &pos, "\\\\"); break;
+				case '\'': ft_buf_puts(buf, len, &pos, "\\'"); break;
+				default:
+					if (*s < 0x20 || *s == 0x7f) {
+						snprintf(hex, sizeof(hex), "\\x%02x", *s);
+						ft_buf_puts(buf, len, &pos, hex);
+					} else {
+						ft_buf_putc(buf, len, &pos, (char)*s);
+					}
+				}
+			}
+			ft_buf_putc(buf, len, &pos, '\'');
+		}
+	}
+}
+
+/* key value, with control characters replaced so a value stays one line */
+static void ft_put_kv(FILE *f, const char *key, const char *value)
+{
+	const unsigned char *s = (const unsigned char *)(value ? value : "");
+
+	fprintf(f, "%s ", key);
+	for (; *s; s++)
+		putc(*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+	putc('\n', f);
+}
+
+int ft_record_write(FILE *f, const struct ft_record *r)
+{
+	size_t i;
+
+	fprintf(f, "%s%d\n", FT_RECORD_MAGIC, FT_RECORD_VERSION);
+	fprintf(f, "# written by %s %s; format: see %s(8), RECORD FILES\n",
+		FOLIOTUNE_NAME, FOLIOTUNE_VERSION, FOLIOTUNE_NAME);
+	ft_put_kv(f, "tool", FOLIOTUNE_NAME " " FOLIOTUNE_VERSION);
+	ft_put_kv(f, "date", r->date);
+	ft_put_kv(f, "kernel_release", r->kernel_release);
+	ft_put_kv(f, "kernel_version", r->kernel_version);
+	ft_put_kv(f, "module", r->module);
+	if (r->module && strcmp(r->module, "loaded"))
+		fprintf(f, "# module not loaded: only /proc/vmstat was recorded\n");
+	if (r->label)
+		ft_put_kv(f, "label", r->label);
+	ft_put_kv(f, "command", r->command);
+	if (r->has_wall)
+		fprintf(f, "wall_seconds %.6f\n", r->wall);
+	if (r->exit_code >= 0)
+		fprintf(f, "exit_code %d\n", r->exit_code);
+	if (r->exit_signal >= 0)
+		fprintf(f, "exit_signal %d\n", r->exit_signal);
+	if (r->interrupted)
+		ft_put_kv(f, "interrupted", r->interrupted);
+	for (i = 0; i < r->nknobs; i++)
+		fprintf(f, "knob %s %s\n", r->knobs[i].name, r->knobs[i].value);
+	for (i = 0; i < r->nsets; i++)
+		fprintf(f, "set %s %s %s\n", r->sets[i].name, r->sets[i].value,
+			r->sets[i].old ? r->sets[i].old : "-");
+	for (i = 0; i < r->ncounters; i++)
+		fprintf(f, "counter %s %s %" PRId64 "\n", r->counters[i].source,
+			r->counters[i].name, r->counters[i].delta);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- parsing ---- */
+
+void ft_record_free(struct ft_record *r)
+{
+	size_t i;
+
+	free(r->path);
+	free(r->label);
+	free(r->date);
+	free(r->kernel_release);
+	free(r->kernel_version);
+	free(r->command);
+	free(r->module);
+	free(r->interrupted);
+	for (i = 0; i < r->nknobs; i++) {
+		free(r->knobs[i].name);
+		free(r->knobs[i].value);
+		free(r->knobs[i].old);
+	}
+	free(r->knobs);
+	for (i = 0; i < r->nsets; i++) {
+		free(r->sets[i].name);
+		free(r->sets[i].value);
+		free(r->sets[i].old);
+	}
+	free(r->sets);
+	for (i = 0; i < r->ncounters; i++) {
+		free(r->counters[i].source);
+		free(r->counters[i].name);
+	}
+	free(r->counters);
+	memset(r, 0, sizeof(*r));
+	r->exit_code = r->exit_signal = -1;
+}
+
+/* Split s in place into at most max whitespace-separated words. */
+static size_t ft_split(char *s, char **w, size_t max)
+{
+	size_t n = 0;
+
+	while (*s && n < max) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		w[n++] = s;
+		while (*s && *s != ' ' && *s != '\t')
+			s++;
+		if (*s)
+			*s++ = '\0';
+	}
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return *s ? max + 1 : n;	/* max + 1: too many words */
+}
+
+static void ft_set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = ft_strdup(v);
+}
+
+static void ft_add_knob(struct ft_rec_knob **v, size_t *n, const char *name,
+			const char *value, const char *old)
+{
+	struct ft_rec_knob *k;
+
+	*v = ft_xrealloc(*v, (*n + 1) * sizeof(**v));
+	k = &(*v)[(*n)++];
+	k->name = ft_strdup(name);
+	k->value = ft_strdup(value);
+	k->old = old ? ft_strdup(old) : NULL;
+}
+
+int ft_record_parse(const char *path, const char *buf, struct ft_record *r,
+		    char *msg, size_t msglen)
+{
+	const char *line = buf;
+	unsigned int lineno = 0;
+	size_t ccap = 0;
+	int err = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->exit_code = r->exit_signal = -1;
+	r->path = ft_strdup(path);
+	while (*line && !err) {
+		const char *eol = strchr(line, '\n');
+		size_t n = eol ? (size_t)(eol - line) : strlen(line);
+		char *l = ft_xrealloc(NULL, n + 1), *key, *val, *w[4], *end;
+		size_t nw;
+
+		memcpy(l, line, n);
+		l[n] = '\0';
+		if (n && l[n - 1] == '\r')
+			l[n - 1] = '\0';
+		line += n + (eol ? 1 : 0);
+		lineno++;
+		if (!r->version) {
+			if (strncmp(l, FT_RECORD_MAGIC, sizeof(FT_RECORD_MAGIC) - 1)) {
+				ft_msg(msg, msglen, "%s: not a foliotune record (no '%s1' line)",
+					 path, FT_RECORD_MAGIC);
+				err = -EBADMSG;
+			} else {
+				long v = strtol(l + sizeof(FT_RECORD_MAGIC) - 1, &end, 10);
+
+				if (v < 1 || *end) {
+					ft_msg(msg, msglen, "%s:1: bad record header", path);
+					err = -EBADMSG;
+				} else if (v > FT_RECORD_VERSION) {
+					ft_msg(msg, msglen, "%s: record format v%ld is newer than this foliotune reads (v%d)",
+						 path, v, FT_RECORD_VERSION);
+					err = -EPROTONOSUPPORT;
+				} else {
+					r->version = (int)v;
+				}
+			}
+			free(l);
+			continue;
+		}
+		if (!l[0] || l[0] == '#') {
+			free(l);
+			continue;
+		}
+		key = l;
+		val = strchr(l, ' ');
+		if (val)
+			*val++ = '\0';
+		else
+			val = l + strlen(l);
+		if (!strcmp(key, "counter")) {
+			nw = ft_split(val, w, 3);
+			if (nw == 3) {
+				long long d;
+
+				errno = 0;
+				d = strtoll(w[2], &end, 10);
+				if (errno || *end || end == w[2])
+					nw = 0;
+				else {
+					struct ft_rec_counter *c;
+
+					if (r->ncounters == ccap) {
+						ccap = ccap ? ccap * 2 : 256;
+						r->counters = ft_xrealloc(r->counters,
+									  ccap * sizeof(*r->counters));
+					}
+					c = &r->counters[r->ncounters++];
+					c->source = ft_strdup(w[0]);
+					c->name = ft_strdup(w[1]);
+					c->delta = d;
+				}
+			}
+			if (nw != 3) {
+				ft_msg(msg, msglen, "%s:%u: malformed counter line", path, lineno);
+				err = -EBADMSG;
+			}
+		} else if (!strcmp(key, "knob")) {
+			if (ft_split(val, w, 2) == 2)
+				ft_add_knob(&r->knobs, &r->nknobs, w[0], w[1], NULL);
+			else {
+				ft_msg(msg, msglen, "%s:%u: malformed knob line", path, lineno);
+				err = -EBADMSG;
+			}
+		} else if (!strcmp(key, "set")) {
+			nw = ft_split(val, w, 3);
+			if (nw == 3 || nw == 2)
+				ft_add_knob(&r->sets, &r->nsets, w[0], w[1], nw == 3 ? w[2] : NULL);
+			else {
+				ft_msg(msg, msglen, "%s:%u: malformed set line", path, lineno);
+				err = -EBADMSG;
+			}
+		} else if (!strcmp(key, "wall_seconds")) {
+			r->wall = strtod(val, &end);
+			r->has_wall = end != val && !*end;
+		} else if (!strcmp(key, "exit_code")) {
+			r->exit_code = (int)strtol(val, NULL, 10);
+		} else if (!strcmp(key, "exit_signal")) {
+			r->exit_signal = (int)strtol(val, NULL, 10);
+		} else if (!strcmp(key, "label")) {
+			ft_set_str(&r->label, val);
+		} else if (!strcmp(key, "date")) {
+			ft_set_str(&r->date, val);
+		} else if (!strcmp(key, "kernel_release")) {
+			ft_set_str(&r->kernel_release, val);
+		} else if (!strcmp(key, "kernel_version")) {
+			ft_set_str(&r->kernel_version, val);
+		} else if (!strcmp(key, "command")) {
+			ft_set_str(&r->command, val);
+		} else if (!strcmp(key, "module")) {
+			ft_set_str(&r->module, val);
+		} else if (!strcmp(key, "interrupted")) {
+			ft_set_str(&r->interrupted, val);
+		}
+		free(l);
+	}
+	if (!err && !r->version) {
+		ft_msg(msg, msglen, "%s: empty file, not a foliotune record", path);
+		err = -EBADMSG;
+	}
+	if (err)
+		ft_record_free(r);
+	return err;
+}
+
+int ft_record_load(const char *path, struct ft_record *r, char *msg,
+		   size_t msglen)
+{
+	char *buf;
+	int err;
+
+	err = ft_read_file(path, &buf, NULL);
+	if (err) {
+		ft_msg(msg, msglen, "%s: %s", path, strerror(-err));
+		memset(r, 0, sizeof(*r));
+		return err;
+	}
+	err = ft_record_parse(path, buf, r, msg, msglen);
+	free(buf);
+	return err;
+}
+
+/* ---- the record command ---- */
+
+struct ft_setting {
+	const struct ft_knob *knob;
+	uint64_t value;
+	struct ft_knob_value old;
+	bool applied;
+};
+
+static volatile sig_atomic_t ft_stop_sig;
+static volatile pid_t ft_child_pid;
+
+static void ft_on_signal(int sig, siginfo_t *si, void *uctx)
+{
+	(void)uctx;
+	ft_stop_sig = sig;
+	/* forward signals sent with kill(); tty signals reach the child anyway */
+	if (ft_child_pid > 0 && si && si->si_code <= 0)
+		kill(ft_child_pid, sig);
+}
+
+static void ft_install_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = ft_on_signal;
+	sa.sa_flags = SA_SIGINFO;	/* no SA_RESTART: waitpid sees EINTR */
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static const char *ft_signame(int sig)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	default: return "signal";
+	}
+}
+
+/* Restore in reverse order; returns the number of failures. */
+static int ft_restore(const char *dir, struct ft_setting *s, size_t n)
+{
+	int failed = 0, err;
+	size_t i;
+
+	for (i = n; i-- > 0;) {
+		if (!s[i].applied)
+			continue;
+		err = ft_knob_write(dir, s[i].knob, s[i].old.text);
+		if (err) {
+			ft_warn("cannot restore %s to %s: %s (run '%s set %s %s')",
+				s[i].knob->name, s[i].old.text, strerror(-err), ft_prog,
+				s[i].knob->name, s[i].old.text);
+			failed++;
+		} else {
+			s[i].applied = false;
+		}
+	}
+	return failed;
+}
+
+static int ft_open_output(const char *opt, char *path, size_t len)
+{
+	char stamp[32];
+	struct tm tm;
+	time_t now = time(NULL);
+	int fd, i;
+
+	if (opt) {
+		snprintf(path, len, "%s", opt);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		return fd < 0 ? -errno : fd;
+	}
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	for (i = 1; i < 100; i++) {
+		if (i == 1)
+			snprintf(path, len, "./%s-record-%s.txt", FOLIOTUNE_NAME, stamp);
+		else
+			snprintf(path, len, "./%s-record-%s-%d.txt", FOLIOTUNE_NAME, stamp, i);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd < 0 ? -errno : fd;
+	}
+	return -EEXIST;
+}
+
+static void ft_add_deltas(struct ft_record *r, const char *source,
+			  const struct ft_snapshot *before,
+			  const struct ft_snapshot *after)
+{
+	size_t i;
+
+	r->counters = ft_xrealloc(r->counters,
+				  (r->ncounters + after->n) * sizeof(*r->counters));
+	for (i = 0; i < after->n; i++) {
+		struct ft_rec_counter *c = &r->counters[r->ncounters++];
+		uint64_t b = 0;
+
+		ft_snapshot_lookup(before, after->v[i].name, i, &b);
+		c->source = ft_strdup(source);
+		c->name = ft_strdup(after->v[i].name);
+		c->delta = (int64_t)(after->v[i].value - b);
+	}
+}
+
+static const struct option ft_record_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "label", required_argument, NULL, 'l' },
+	{ "set", required_argument, NULL, 's' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct ft_run {
+	struct ft_setting set[FT_NR_KNOBS];
+	size_t nset;
+	const char *output, *label;
+	char **cmd;
+	bool module;
+	char dir[FT_PATH_MAX], vmstat[FT_PATH_MAX], modstat[FT_PATH_MAX];
+	char file[FT_PATH_MAX];
+	int fd;
+	struct ft_snapshot mod0, mod1, vm0, vm1;
+	struct ft_record rec;
+};
+
+static int ft_record_args(int argc, char **argv, struct ft_run *run)
+{
+	char msg[FT_MSG_MAX];
+	const struct ft_knob *k;
+	uint64_t v;
+	size_t i;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "+:o:l:s:jh", ft_record_opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			run->output = optarg;
+			break;
+		case 'l':
+			run->label = optarg;
+			break;
+		case 's':
+			ret = ft_parse_assignment(optarg, &k, &v, msg, sizeof(msg));
+			if (ret)
+				return ft_usage_error(-ret, "%s", msg);
+			for (i = 0; i < run->nset; i++)
+				if (run->set[i].knob == k)
+					return ft_usage_error(EINVAL, "knob %s set twice", k->name);
+			run->set[run->nset].knob = k;
+			run->set[run->nset].value = v;
+			run->nset++;
+			break;
+		default:
+			ret = ft_getopt_common(c, argc, argv, "record");
+			if (ret >= 0)
+				return ret;
+		}
+	}
+	ft_set_json(ft_json_requested);
+	if (optind >= argc)
+		return ft_usage_error(EINVAL, "record: missing COMMAND (usage: record [options] -- COMMAND [ARG]...)");
+	if (run->output && !*run->output)
+		return ft_usage_error(EINVAL, "record: empty output file name");
+	run->cmd = argv + optind;
+	return -1;
+}
+
+/* Everything before the workload runs; returns 0 or an exit code. */
+static int ft_record_prepare(struct ft_run *run)
+{
+	char msg[FT_MSG_MAX], text[32], release[256], version[512];
+	struct ft_record *r = &run->rec;
+	struct ft_knob_value kv;
+	size_t i;
+	int err;
+
+	if (run->nset) {
+		err = ft_require_root("record --set");
+		if (err)
+			return err;
+	}
+	err = ft_find_debugfs_dir(run->dir, sizeof(run->dir), msg, sizeof(msg));
+	if (err) {
+		if (run->nset || ft_module_loaded())
+			return ft_runtime_error(-err, "%s", msg);
+		ft_note("the %s module is not loaded: recording /proc/vmstat only",
+			FOLIOTUNE_NAME);
+	} else {
+		run->module = true;
+		if (ft_join(run->modstat, sizeof(run->modstat), run->dir,
+			    FOLIOTUNE_VMSTAT_FILE))
+			return ft_runtime_error(ENAMETOOLONG, "path too long");
+	}
+	if (ft_path(run->vmstat, sizeof(run->vmstat), "/proc/vmstat"))
+		return ft_runtime_error(ENAMETOOLONG, "path too long");
+	if (ft_kernel_release(release, sizeof(release)))
+		snprintf(release, sizeof(release), "unknown");
+	if (ft_kernel_version(version, sizeof(version)))
+		snprintf(version, sizeof(version), "unknown");
+	r->kernel_release = ft_strdup(release);
+	r->kernel_version = ft_strdup(version);
+	r->module = ft_strdup(run->module ? "loaded" : "not-loaded");
+	r->label = run->label ? ft_strdup(run->label) : NULL;
+	{
+		char cmdline[8192];
+
+		ft_quote_command(run->cmd, cmdline, sizeof(cmdline));
+		r->command = ft_strdup(cmdline);
+	}
+
+	run->fd = ft_open_output(run->output, run->file, sizeof(run->file));
+	if (run->fd < 0) {
+		err = -run->fd;
+		if (err == EEXIST)
+			return ft_runtime_error(err, "%s already exists (records are never overwritten)",
+						run->file);
+		return ft_runtime_error(err, "cannot create %s: %s", run->file, strerror(err));
+	}
+
+	ft_install_signals();
+	for (i = 0; i < run->nset; i++) {
+		struct ft_setting *s = &run->set[i];
+
+		err = ft_knob_read(run->dir, s->knob, &s->old);
+		if (!err) {
+			snprintf(text, sizeof(text), "%" PRIu64, s->value);
+			err = ft_knob_write(run->dir, s->knob, text);
+		}
+		if (err) {
+			char path[FT_PATH_MAX];
+
+			if (err == -ENOENT)
+				return ft_runtime_error(ENOENT, "knob %s is not provided by this module",
+							s->knob->name);
+			if (ft_join(path, sizeof(path), run->dir, s->knob->name))
+				path[0] = '\0';
+			ft_explain_debugfs_errno(-err, path, msg, sizeof(msg));
+			return ft_runtime_error(-err, "cannot set %s=%s: %s",
+						s->knob->name, text, msg);
+		}
+		s->applied = true;
+		ft_add_knob(&r->sets, &r->nsets, s->knob->name, text, s->old.text);
+	}
+	if (run->module) {
+		for (i = 0; i < ft_nr_knobs; i++)
+			if (!ft_knob_read(run->dir, &ft_knobs[i], &kv))
+				ft_add_knob(&r->knobs, &r->nknobs, ft_knobs[i].name,
+					    kv.text, NULL);
+	}
+	return 0;
+}
+
+static int ft_snap(const char *path, struct ft_snapshot *s)
+{
+	char msg[FT_MSG_MAX];
+	int err = ft_snapshot_read(path, s);
+
+	if (!err)
+		return 0;
+	ft_explain_debugfs_errno(-err, path, msg, sizeof(msg));
+	return ft_runtime_error(-err, "%s", msg);
+}
+
+/* Run the workload; returns 0 or an exit code (exec failure etc.). */
+static int ft_record_run(struct ft_run *run)
+{
+	struct ft_record *r = &run->rec;
+	char date[32];
+	struct tm tm;
+	time_t now;
+	int pipefd[2], status, child_err = 0, ret;
+	double t0, t1;
+	ssize_t n;
+	pid_t pid;
+
+	if (run->module && (ret = ft_snap(run->modstat, &run->mod0)))
+		return ret;
+	if ((ret = ft_snap(run->vmstat, &run->vm0)))
+		return ret;
+	if (pipe2(pipefd, O_CLOEXEC))
+		return ft_runtime_error(errno, "pipe: %s", strerror(errno));
+	now = time(NULL);
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	r->date = ft_strdup(date);
+	fflush(NULL);
+	t0 = ft_now();
+	pid = fork();
+	if (pid < 0) {
+		ret = errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return ft_runtime_error(ret, "fork: %s", strerror(ret));
+	}
+	if (pid == 0) {
+		int e;
+
+		close(pipefd[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		execvp(run->cmd[0], run->cmd);
+		e = errno;
+		if (write(pipefd[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	ft_child_pid = pid;
+	if (ft_stop_sig)
+		kill(pid, ft_stop_sig);
+	close(pipefd[1]);
+	do {
+		n = read(pipefd[0], &child_err, sizeof(child_err));
+	} while (n < 0 && errno == EINTR);
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			ret = errno;
+			ft_child_pid = 0;
+			return ft_runtime_error(ret, "waitpid: %s", strerror(ret));
+		}
+	}
+	t1 = ft_now();
+	ft_child_pid = 0;
+	if (n == (ssize_t)sizeof(child_err))
+		return ft_runtime_error(child_err, "cannot run %s: %s", run->cmd[0],
+					strerror(child_err));
+	r->has_wall = true;
+	r->wall = t1 - t0;
+	if (WIFEXITED(status))
+		r->exit_code = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		r->exit_signal = WTERMSIG(status);
+	if (ft_stop_sig)
+		r->interrupted = ft_strdup(ft_signame(ft_stop_sig));
+
+	if (run->module) {
+		ret = ft_snapshot_read(run->modstat, &run->mod1);
+		if (ret) {
+			ft_warn("cannot read %s after the run (%s): module counters omitted",
+				run->modstat, strerror(-ret));
+			ft_set_str(&r->module, "unloaded-during-run");
+		} else {
+			ft_add_deltas(r, FOLIOTUNE_NAME, &run->mod0, &run->mod1);
+		}
+	}
+	if ((ret = ft_snap(run->vmstat, &run->vm1)))
+		return ret;
+	ft_add_deltas(r, "vmstat", &run->vm0, &run->vm1);
+	return 0;
+}
+
+static int ft_record_report(const struct ft_run *run)
+{
+	const struct ft_record *r = &run->rec;
+
+	if (ft_json) {
+		jsonw_start_object(ft_jw);
+		jsonw_string_field(ft_jw, "file", run->file);
+		jsonw_float_field_fmt(ft_jw, "wall_seconds", "%.6f", r->wall);
+		if (r->exit_code >= 0)
+			jsonw_int_field(ft_jw, "exit_code", r->exit_code);
+		else
+			jsonw_null_field(ft_jw, "exit_code");
+		if (r->exit_signal >= 0)
+			jsonw_int_field(ft_jw, "exit_signal", r->exit_signal);
+		else
+			jsonw_null_field(ft_jw, "exit_signal");
+		jsonw_bool_field(ft_jw, "module_loaded", run->module);
+		if (r->interrupted)
+			jsonw_string_field(ft_jw, "interrupted", r->interrupted);
+		else
+			jsonw_null_field(ft_jw, "interrupted");
+		jsonw_uint_field(ft_jw, "counters", r->ncounters);
+		jsonw_end_object(ft_jw);
+	} else {
+		ft_note("record written to %s (%.2f s, %s %d)", run->file, r->wall,
+			r->exit_signal >= 0 ? "signal" : "exit",
+			r->exit_signal >= 0 ? r->exit_signal : r->exit_code);
+	}
+	if (r->exit_code > 0)
+		ft_warn("the command exited with status %d", r->exit_code);
+	else if (r->exit_signal >= 0)
+		ft_warn("the command was killed by signal %d (%s)", r->exit_signal,
+			strsignal(r->exit_signal));
+	return 0;
+}
+
+int ft_cmd_record(int argc, char **argv)
+{
+	struct ft_run *run;
+	FILE *f = NULL;
+	int ret, failed;
+
+	run = calloc(1, sizeof(*run));
+	if (!run)
+		return ft_runtime_error(ENOMEM, "out of memory");
+	run->fd = -1;
+	run->rec.exit_code = run->rec.exit_signal = -1;
+	ret = ft_record_args(argc, argv, run);
+	if (ret >= 0)
+		goto out;
+	ret = ft_record_prepare(run);
+	if (!ret && ft_stop_sig)
+		ret = ft_fail(128 + ft_stop_sig, EINTR,
+			      "interrupted by %s before the command ran; settings restored",
+			      ft_signame(ft_stop_sig));
+	if (!ret)
+		ret = ft_record_run(run);
+	failed = ft_restore(run->dir, run->set, run->nset);
+	if (!ret) {
+		f = fdopen(run->fd, "w");
+		if (!f) {
+			ret = ft_runtime_error(errno, "%s: %s", run->file, strerror(errno));
+		} else {
+			run->fd = -1;
+			ret = ft_record_write(f, &run->rec);
+			if (fclose(f) && !ret)
+				ret = -errno;
+			if (ret)
+				ret = ft_runtime_error(-ret, "cannot write %s: %s", run->file,
+						       strerror(-ret));
+		}
+	}
+	if (ret && run->file[0] && (run->fd >= 0 || f))
+		unlink(run->file);
+	if (run->fd >= 0)
+		close(run->fd);
+	if (!ret) {
+		ft_record_report(run);
+		if (failed)
+			ret = ft_runtime_error(EIO, "%d setting(s) could not be restored", failed);
+		else if (ft_stop_sig)
+			ret = 128 + ft_stop_sig;
+	} else if (failed) {
+		ft_warn("%d setting(s) could not be restored", failed);
+	}
+out:
+	ft_snapshot_free(&run->mod0);
+	ft_snapshot_free(&run->mod1);
+	ft_snapshot_free(&run->vm0);
+	ft_snapshot_free(&run->vm1);
+	ft_record_free(&run->rec);
+	free(run);
+	return ret;
+}
