@@ -45,7 +45,7 @@ $(KALLSYMS): scripts/vm/init scripts/vm/mkinitramfs.sh
 	mv $@.tmp $@
 
 $(KLP_CONVERT): scripts/klp-convert.c
-	$(MAKE) -C scripts klp-convert
+	$(MAKE) -C scripts all
 
 $(KLP_SYMVERS): $(KLP_LIST) $(KALLSYMS) $(KLP_CONVERT)
 	$(KLP_CONVERT) --list $(KLP_LIST) --kallsyms $(KALLSYMS) \
