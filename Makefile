@@ -20,7 +20,7 @@ export KVER KDIR KSRC
 .PHONY: all module cli progs tools test-modules deps check check-host check-style \
 	demo vm-run help clean install uninstall ksrc
 
-all: module cli tools test-modules
+all: module cli progs tools test-modules
 
 $(KDIR)/Makefile:
 	$(error kernel headers for $(KVER) missing: apt-get install linux-headers-$(KVER) (or run `make deps`))
@@ -119,8 +119,10 @@ demo: all
 vm-run:
 	@$(VMRUN) -- '$(CMD)'
 
+# The converted module is installed as built: kbuild's modules_install would
+# try to sign and recompress it, and foliotune is an unsigned livepatch.
 install: module cli
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/module INSTALL_MOD_PATH=$(DESTDIR) INSTALL_MOD_DIR=updates modules_install
+	install -D -m 0644 module/foliotune.ko $(DESTDIR)/lib/modules/$(KVER)/updates/foliotune.ko
 	[ -n "$(DESTDIR)" ] || depmod $(KVER)
 	$(MAKE) -C userspace install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
 

@@ -69,3 +69,16 @@ ft_counter() { awk -v n="$1" '$1 == n { print $2 }' "$FT_DEBUGFS/vmstat"; }
 # dmesg_mark / dmesg_since MARK: kernel log lines after a marker.
 dmesg_mark() { local m="ft-mark-$RANDOM$RANDOM"; echo "$m" > /dev/kmsg; echo "$m"; }
 dmesg_since() { dmesg | sed -n "/$1/,\$p" | tail -n +2; }
+
+# ft_zram_swap SIZE: a zram swap device, for tests that need swap.
+ft_zram_swap() {
+	[ -e /sys/block/zram0 ] || modprobe zram num_devices=1 || return 1
+	grep -q '^/dev/zram0 ' /proc/swaps && return 0
+	echo "${1:-1G}" > /sys/block/zram0/disksize &&
+		mkswap /dev/zram0 > /dev/null && swapon /dev/zram0
+}
+ft_zram_swapoff() {
+	grep -q '^/dev/zram0 ' /proc/swaps && swapoff /dev/zram0
+	[ -e /sys/block/zram0/reset ] && echo 1 > /sys/block/zram0/reset
+	return 0
+}

@@ -77,6 +77,7 @@ stage_end
 
 stage_start guest
 guest_suite main
+guest_suite unmap -t 1800 -- tests/guest/unmap/suite.sh
 stage_end
 
 stage_start gate

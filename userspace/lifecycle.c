@@ -326,6 +326,9 @@ static int ft_wait_transition(double deadline)
 		double now;
 
 		err = ft_read_int(path, &v);
+		/* A file of a kobject being removed reads ENODEV: gone too. */
+		if (err == -ENODEV)
+			err = -ENOENT;
 		if (err)
 			return err;
 		if (v == 0)
