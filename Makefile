@@ -17,7 +17,7 @@ KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
 
 export KVER KDIR KSRC
 
-.PHONY: all module cli progs tools test-modules deps check check-host check-style \
+.PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap \
 	demo vm-run help clean install uninstall ksrc
 
 all: module cli progs tools test-modules
@@ -115,6 +115,13 @@ check: all ksrc
 demo: all
 	scripts/demo.sh
 
+# Batched vs stock try_to_unmap_one in one test-box boot (~1 h under TCG with
+# the defaults).  Environment: BENCH_REPS BENCH_SECONDS BENCH_SIZE_MB
+# BENCH_ONLY BENCH_OVERHEAD BENCH_TRACE_REPS BENCH_WARMUP BENCH_KERNEL_ARGS
+# BENCH_OUT.  Results: bench/results/<date>-<commit>/results.md
+bench-unmap: module cli progs
+	scripts/bench/unmap.sh
+
 # Run a shell command in the test box: make vm-run CMD='uname -a'
 vm-run:
 	@$(VMRUN) -- '$(CMD)'
@@ -146,6 +153,7 @@ help:
 	@echo '  make check    the whole test suite (host tests, style, test-box suites)'
 	@echo '  make demo     build, boot the test box, load the module, show the headline table'
 	@echo '  make vm-run CMD=...   run a command in the test box (exit status returned)'
+	@echo '  make bench-unmap      batched vs stock unmap benchmarks, one test-box boot (~1 h TCG)'
 	@echo '  make check-host       host-side tests only'
 	@echo '  make check-style      checkpatch on the kernel code'
 	@echo '  make install / uninstall   (DESTDIR, PREFIX)'

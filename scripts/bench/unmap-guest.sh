@@ -1,0 +1,328 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# unmap-guest.sh OUTDIR - the batched-unmap benchmarks, inside the test box.
+#
+# Started by scripts/bench/unmap.sh (one boot); writes raw files only, into
+# OUTDIR/raw/ (scripts/bench/report.sh turns them into OUTDIR/results.md).
+#
+# Setup: scratch xfs on /dev/vda, zram swap, foliotune loaded.  Then, for
+# rep = 1..BENCH_REPS and every benchmark, one stock (unmap_batch=0) and one
+# batched (unmap_batch=1) run, in ABBA order (odd reps stock first, even reps
+# batched first) so a linear drift favours neither.  Every run is
+#
+#   foliotune record -l BENCH.CONFIG -s unmap_batch=X -o raw/BENCH.CONFIG.REP.rec -- CMD
+#
+# (counter deltas + wall time; the benchmark's own output in .out).  Then the
+# overhead phase: for the BENCH_OVERHEAD benchmarks, module loaded with
+# unmap_batch=0 ("modstock") against no module at all ("nomod": unload, run,
+# reload), alternating the same way.  Last the trace phase: runs under one
+# bpftrace session (kprobe + kretprobe on the module's own
+# foliotune_try_to_unmap_one), ns per call by folio order; kept apart from the
+# timed runs so the probes do not perturb them.
+#
+# Environment:
+#   BENCH_REPS      repetitions per configuration (default 5)
+#   BENCH_SECONDS   run time of the seed micro-benchmark (default 10)
+#   BENCH_SIZE_MB   object size of the reclaim benchmarks (default 256)
+#   BENCH_ONLY      benchmarks to run, comma/space separated (default: all of
+#                   seed filera file2m file2m-shift order0 lazyfree shmem16k
+#                   shmem64k shmem128k shmem2m, plus the phases overhead and
+#                   trace)
+#   BENCH_OVERHEAD  benchmarks of the overhead phase (default "seed order0")
+#   BENCH_TRACE_REPS  bpftrace runs per benchmark and mode (default 1; 0 = none)
+#   BENCH_WARMUP    1 (default): one unrecorded stock run of each benchmark first
+set -uo pipefail
+
+out=${1:?usage: unmap-guest.sh OUTDIR}
+raw=$out/raw
+mkdir -p "$raw" || exit 2
+repo=${FT_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=SCRIPTDIR/../../tests/lib.sh
+. "$repo/tests/lib.sh"
+
+REPS=${BENCH_REPS:-5}
+SECS=${BENCH_SECONDS:-10}
+SIZE=${BENCH_SIZE_MB:-256}
+ALL="seed filera file2m file2m-shift order0 lazyfree shmem16k shmem64k shmem128k shmem2m"
+ONLY=$(echo "${BENCH_ONLY:-all}" | tr ',' ' ')
+case " $ONLY " in *" all "*) ONLY="$ONLY $ALL overhead trace" ;; esac
+OVERHEAD=$(echo "${BENCH_OVERHEAD:-seed order0}" | tr ',' ' ')
+TRACE_REPS=${BENCH_TRACE_REPS:-1}
+WARMUP=${BENCH_WARMUP:-1}
+
+FT=$repo/userspace/foliotune
+PO=$repo/tests/progs/ft_pageout_bench
+RB=$repo/tests/progs/ft_reclaim_bench
+RA=/sys/block/vda/queue/read_ahead_kb
+BT=$raw/unmap-time.bt
+# perl -e "$NOTHP" CMD...: exec CMD with PR_SET_THP_DISABLE (prctl is syscall
+# 157, PR_SET_THP_DISABLE 41; the flag is inherited over fork and exec).
+# shellcheck disable=SC2016  # perl code, expanded by perl
+NOTHP='syscall(157, 41, 1, 0, 0, 0) == 0 or die "prctl: $!"; exec { $ARGV[0] } @ARGV or die "exec: $!"'
+
+say() { echo "bench: $*"; [ -w /dev/kmsg ] && echo "foliotune-bench: $*" > /dev/kmsg; return 0; }
+die() { say "FATAL: $*"; echo "fatal $*" >> "$raw/guest-meta.txt"; exit 2; }
+want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
+
+for f in "$FT" "$PO" "$RB"; do
+	[ -x "$f" ] || die "$f missing: run make on the host"
+done
+[ -r "$FT_KO" ] || die "$FT_KO missing: run make on the host"
+command -v perl > /dev/null || die "perl missing (file2m needs it)"
+
+# ---- setup -------------------------------------------------------------
+modprobe virtio_blk 2>/dev/null
+modprobe xfs || die "modprobe xfs"
+loop_until 10 test -b /dev/vda || die "no /dev/vda (scratch xfs image)"
+mkdir -p "$FT_XFS"
+mount /dev/vda "$FT_XFS" || die "mount /dev/vda $FT_XFS"
+zram_mb=$(( SIZE * 2 > 1024 ? SIZE * 2 : 1024 ))
+ft_zram_swap "${zram_mb}M" || die "zram swap"
+ft_unload
+ft_load "$FT_KO" || die "ft_load"
+[ -r "$FT_DEBUGFS/vmstat" ] || die "no $FT_DEBUGFS/vmstat"
+
+{
+	echo "guest_date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "guest_kernel $(uname -r)"
+	echo "guest_cpus $(nproc)"
+	echo "guest_cpu_model $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+	echo "guest_mem_kb $(awk '/^MemTotal/ { print $2 }' /proc/meminfo)"
+	echo "reps $REPS"
+	echo "seconds $SECS"
+	echo "size_mb $SIZE"
+	echo "only $ONLY"
+	echo "overhead $OVERHEAD"
+	echo "trace_reps $TRACE_REPS"
+	echo "read_ahead_kb $(cat $RA)"
+	echo "thp_enabled $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
+	echo "lru_gen $(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null || echo -)"
+	echo "swap $(awk 'NR > 1 { print $1, $3 "kB" }' /proc/swaps | tr '\n' ' ')"
+	echo "module_build $(tr '\n' ' ' < "$FT_DEBUGFS/build")"
+	echo "module_file $FT_KO"
+	# what else the loaded module hooks (it costs in every mode, nomod excepted)
+	echo "kprobes_with_module $(awk '{ print $2 ":" $3 }' /sys/kernel/debug/kprobes/list 2>/dev/null | tr '\n' ' ')"
+} > "$raw/guest-meta.txt"
+
+# ---- benchmarks --------------------------------------------------------
+# bench_cmd NAME: the command line of one benchmark in CMD.
+bench_cmd() {
+	case $1 in
+	seed)      CMD=("$PO" -d "$FT_XFS" -t "$SECS" -R) ;;
+	filera)    CMD=("$RB" -d "$FT_XFS" -s "$SIZE" -R) ;;
+	# 2 MiB folios (MADV_HUGEPAGE readahead), 2 MiB-aligned (-U 0) and yet
+	# PTE-mapped: with THP disabled for the process do_set_pmd() refuses the
+	# PMD mapping (readahead still allocates order 9), so each folio is one
+	# run of 512 PTEs in one page table.
+	file2m)    CMD=(perl -e "$NOTHP" "$RB" -d "$FT_XFS" -s "$SIZE" -H -U 0 -R) ;;
+	# not aligned (ft_reclaim_bench's default VA shift of 64 KiB): each folio
+	# straddles a page-table boundary: runs of 496 + 16 PTEs.
+	file2m-shift) CMD=("$RB" -d "$FT_XFS" -s "$SIZE" -H -R) ;;
+	order0)    CMD=("$RB" -d "$FT_XFS" -s "$SIZE" -b "$RA" -B 0 -R) ;;
+	lazyfree)  CMD=("$RB" -s "$SIZE" -L -R) ;;
+	shmem16k)  CMD=("$RB" -s "$SIZE" -M shmem -z 16 -R) ;;
+	shmem64k)  CMD=("$RB" -s "$SIZE" -M shmem -z 64 -R) ;;
+	shmem128k) CMD=("$RB" -s "$SIZE" -M shmem -z 128 -R) ;;
+	shmem2m)   CMD=("$RB" -s "$SIZE" -M shmem -z 2048 -R) ;;
+	*) return 1 ;;
+	esac
+}
+
+# quiesce: the same starting state for every run.
+quiesce() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	echo 1 > /proc/sys/vm/compact_memory 2>/dev/null
+	sleep 1
+}
+
+# run_one BENCH CONFIG TAG: one recorded run; CONFIG stock|batched|modstock|nomod.
+run_one() {
+	local bench=$1 config=$2 tag=$3 base set=() rc
+	bench_cmd "$bench" || { say "unknown benchmark $bench"; return 1; }
+	case $config in
+	stock | modstock) set=(-s unmap_batch=0) ;;
+	batched) set=(-s unmap_batch=1) ;;
+	nomod) ft_loaded && { say "nomod run with the module loaded"; return 1; } ;;
+	esac
+	base=$raw/$bench.$config.$tag
+	rm -f "$base.rec" "$base.out"
+	quiesce
+	say "$bench $config $tag"
+	"$FT" record -l "$bench.$config" -o "$base.rec" "${set[@]}" -- "${CMD[@]}" \
+		> "$base.out" 2>&1
+	rc=$?
+	[ "$rc" = 0 ] || say "$bench $config $tag: foliotune record exit $rc"
+	grep -E '^(not ok|loops_per_sec|reclaim_seconds)' "$base.out" | sed 's/^/    /'
+}
+
+# pair BENCH REP A B: configurations A and B, in ABBA order over the reps.
+pair() {
+	if [ $(($2 % 2)) = 1 ]; then
+		run_one "$1" "$3" "$2"; run_one "$1" "$4" "$2"
+	else
+		run_one "$1" "$4" "$2"; run_one "$1" "$3" "$2"
+	fi
+}
+
+benches=()
+for b in $ALL; do
+	want "$b" && benches+=("$b")
+done
+t_start=$(date +%s)
+
+if [ "$WARMUP" = 1 ]; then
+	for b in "${benches[@]}"; do
+		run_one "$b" stock warmup
+	done
+fi
+
+for rep in $(seq 1 "$REPS"); do
+	for b in "${benches[@]}"; do
+		pair "$b" "$rep" stock batched
+	done
+done
+echo "timed_phase_seconds $(( $(date +%s) - t_start ))" >> "$raw/guest-meta.txt"
+
+# ---- overhead: module loaded (unmap_batch=0) vs not loaded ---------------
+nomod_run() {
+	ft_unload || die "ft_unload"
+	run_one "$1" nomod "$2"
+	ft_load "$FT_KO" || die "ft_load (reload)"
+}
+if want overhead; then
+	t0=$(date +%s)
+	for rep in $(seq 1 "$REPS"); do
+		for b in $OVERHEAD; do
+			if [ $((rep % 2)) = 1 ]; then
+				nomod_run "$b" "$rep"; run_one "$b" modstock "$rep"
+			else
+				run_one "$b" modstock "$rep"; nomod_run "$b" "$rep"
+			fi
+		done
+	done
+	echo "overhead_phase_seconds $(( $(date +%s) - t0 ))" >> "$raw/guest-meta.txt"
+fi
+
+# ---- trace: time inside foliotune_try_to_unmap_one -----------------------
+# One bpftrace session for the whole phase (its start-up costs tens of
+# seconds under TCG).  Each run is announced by a marker syscall,
+# getpriority(4000 + PHASE, 0) (an invalid "which": EINVAL, no side effect;
+# 0 = idle), and the output is split into BENCH.trace-MODE.REP.bt afterwards.
+cat > "$BT" <<'EOF'
+/*
+ * Time per call of the module's try_to_unmap_one replacement (never the
+ * livepatched original), keyed by phase and folio order.  arg0 is the folio:
+ * order = _flags_1 & 0xff (offset 64 = sizeof(struct page)) when PG_head
+ * (bit 6) is set, else 0 (6.12 include/linux/mm.h folio_order()).
+ */
+tracepoint:syscalls:sys_enter_getpriority
+/args->which >= 4000 && args->which < 5000/
+{
+	@phase = args->which - 4000;
+	printf("phase %d\n", @phase);
+}
+kprobe:foliotune_try_to_unmap_one
+/@phase > 0/
+{
+	@ord[tid] = (*(uint64 *)arg0 & 0x40) ? (*(uint64 *)(arg0 + 64) & 0xff) : 0;
+	@t0[tid] = nsecs;
+}
+kretprobe:foliotune_try_to_unmap_one
+/@t0[tid]/
+{
+	$d = nsecs - @t0[tid];
+	@calls[@phase, @ord[tid]] = count();
+	@ns[@phase, @ord[tid]] = sum($d);
+	@max_ns[@phase, @ord[tid]] = max($d);
+	delete(@t0[tid]);
+	delete(@ord[tid]);
+}
+END
+{
+	clear(@t0);
+	clear(@ord);
+	clear(@phase);
+}
+EOF
+
+marker() { perl -e 'syscall(140, 4000 + $ARGV[0], 0)' "$1"; }
+probes_attached() {
+	grep -q '^phase 0' "$raw/trace-all.bt" 2>/dev/null &&
+		[ "$(grep -c 'foliotune_try_to_unmap_one' /sys/kernel/debug/kprobes/list)" -ge 2 ]
+}
+trace_one() {
+	local bench=$1 config=$2 rep=$3 id=$4 x base
+	[ "$config" = batched ] && x=1 || x=0
+	bench_cmd "$bench" || return 1
+	base=$raw/$bench.trace-$config.$rep
+	rm -f "$base.rec" "$base.out" "$base.bt"
+	echo "$id $bench.trace-$config.$rep" >> "$raw/trace-phases.txt"
+	quiesce
+	say "$bench trace-$config $rep (phase $id)"
+	marker "$id"
+	"$FT" record -l "$bench.trace-$config" -o "$base.rec" -s "unmap_batch=$x" -- "${CMD[@]}" \
+		> "$base.out" 2>&1
+	marker 0
+	grep -E '^(not ok|loops_per_sec|reclaim_seconds)' "$base.out" | sed 's/^/    /'
+}
+if want trace && [ "$TRACE_REPS" -gt 0 ]; then
+	if ! command -v bpftrace > /dev/null; then
+		say "bpftrace missing: no trace phase"
+		echo "trace_error bpftrace missing in the guest" >> "$raw/guest-meta.txt"
+	else
+		echo "bpftrace $(bpftrace --version)" >> "$raw/guest-meta.txt"
+		t0=$(date +%s)
+		rm -f "$raw/trace-all.bt" "$raw/trace-phases.txt"
+		# -B none works for stdout only (-o FILE stays buffered until exit).
+		bpftrace -B none "$BT" > "$raw/trace-all.bt" 2> "$raw/trace-bpftrace.log" &
+		btpid=$!
+		tries=0
+		until probes_attached; do
+			tries=$((tries + 1))
+			[ "$tries" -gt 240 ] && break
+			kill -0 "$btpid" 2>/dev/null || break
+			marker 0
+			sleep 0.5
+		done
+		if ! probes_attached; then
+			say "bpftrace did not attach to foliotune_try_to_unmap_one"
+			echo "trace_error bpftrace did not attach (raw/trace-bpftrace.log)" >> "$raw/guest-meta.txt"
+			kill -INT "$btpid" 2>/dev/null
+			wait "$btpid"
+		else
+			grep foliotune_try_to_unmap_one /sys/kernel/debug/kprobes/list > "$raw/trace-kprobes.txt"
+			say "bpftrace attached after $tries polls: $(tr '\n' ';' < "$raw/trace-kprobes.txt")"
+			id=0
+			for rep in $(seq 1 "$TRACE_REPS"); do
+				for b in "${benches[@]}"; do
+					if [ $((rep % 2)) = 1 ]; then set -- stock batched; else set -- batched stock; fi
+					for m in "$@"; do
+						id=$((id + 1))
+						trace_one "$b" "$m" "$rep" "$id"
+					done
+				done
+			done
+			kill -INT "$btpid"
+			wait "$btpid"
+			# @calls[PHASE, ORDER]: N  ->  BENCH.trace-MODE.REP.bt: @calls[ORDER]: N
+			awk -v dir="$raw" '
+				FNR == NR { name[$1] = $2; next }
+				/^@[a-z_]+\[[0-9]+, [0-9]+\]: / {
+					split($0, a, /[][,:]/)
+					ph = a[2] + 0
+					if (!(ph in name)) next
+					print a[1] "[" a[3] + 0 "]: " $NF > (dir "/" name[ph] ".bt")
+				}' "$raw/trace-phases.txt" "$raw/trace-all.bt"
+		fi
+		echo "trace_phase_seconds $(( $(date +%s) - t0 ))" >> "$raw/guest-meta.txt"
+	fi
+fi
+
+# ---- teardown ----------------------------------------------------------
+echo "guest_seconds $(( $(date +%s) - t_start ))" >> "$raw/guest-meta.txt"
+ft_unload || say "ft_unload failed"
+ft_zram_swapoff
+umount "$FT_XFS"
+say "done: $raw"

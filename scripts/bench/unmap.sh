@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# unmap.sh - benchmark the batched try_to_unmap_one against the stock
+# algorithm (unmap_batch=0) and against no module, in ONE test-box boot.
+#
+#   make && scripts/bench/unmap.sh            (or: make bench-unmap)
+#
+# Builds nothing: it needs module/foliotune.ko, userspace/foliotune and
+# tests/progs/ft_*_bench from `make`.  It makes a scratch xfs image, boots
+# the test box once (scripts/vm/vmrun.sh) running scripts/bench/unmap-guest.sh,
+# then scripts/bench/report.sh.  Results: bench/results/<date>-<commit>/
+# (results.md + raw/).
+#
+# Environment (passed to the guest):
+#   BENCH_REPS (5)  BENCH_SECONDS (10)  BENCH_SIZE_MB (256)  BENCH_ONLY (all)
+#   BENCH_OVERHEAD ("seed order0")  BENCH_TRACE_REPS (1)  BENCH_WARMUP (1)
+# Host side:
+#   BENCH_OUT       results directory (default bench/results/<date>-<commit>)
+#   BENCH_TIMEOUT   guest timeout in seconds (default: estimated x3)
+#   BENCH_MEM       guest memory (default 4G)
+#   BENCH_SCRATCH   where the scratch xfs image goes (default bench/.scratch)
+#   BENCH_KERNEL_ARGS  extra guest kernel arguments, e.g. "watchdog_thresh=60"
+#                   on a heavily loaded host, where a starved TCG vCPU can trip
+#                   the soft-lockup watchdog (and so the console gate, exit 252)
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cd "$repo" || exit 2
+
+cmdline="$(for v in BENCH_REPS BENCH_SECONDS BENCH_SIZE_MB BENCH_ONLY BENCH_OVERHEAD \
+	BENCH_TRACE_REPS BENCH_WARMUP BENCH_MEM BENCH_KERNEL_ARGS BENCH_OUT; do
+	[ -n "${!v+x}" ] && printf '%s=%q ' "$v" "${!v}"; done)scripts/bench/unmap.sh"
+[ $# -gt 0 ] && { echo "unmap.sh takes no arguments (environment only)" >&2; exit 1; }
+
+for f in module/foliotune.ko userspace/foliotune tests/progs/ft_pageout_bench \
+	tests/progs/ft_reclaim_bench; do
+	[ -e "$f" ] || { echo "unmap.sh: $f missing: run make first" >&2; exit 2; }
+done
+command -v mkfs.xfs > /dev/null || { echo "unmap.sh: mkfs.xfs missing (xfsprogs)" >&2; exit 2; }
+
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+	commit=$commit-dirty
+fi
+day=$(date -u +%Y-%m-%d)
+out=${BENCH_OUT:-bench/results/$day-$commit}
+if [ -z "${BENCH_OUT:-}" ] && [ -e "$out" ]; then
+	n=2
+	while [ -e "$out.$n" ]; do n=$((n + 1)); done
+	out=$out.$n
+fi
+mkdir -p "$out/raw" || exit 2
+out=$(cd "$out" && pwd)
+
+reps=${BENCH_REPS:-5}
+secs=${BENCH_SECONDS:-10}
+size=${BENCH_SIZE_MB:-256}
+only=$(echo "${BENCH_ONLY:-all}" | tr ',' ' ')
+nb=0
+for b in seed filera file2m file2m-shift order0 lazyfree shmem16k shmem64k shmem128k shmem2m; do
+	case " $only " in *" all "* | *" $b "*) nb=$((nb + 1)) ;; esac
+done
+nov=0
+case " $only " in *" all "* | *" overhead "*) nov=$(echo "${BENCH_OVERHEAD:-seed order0}" | tr ',' ' ' | wc -w) ;; esac
+ntr=${BENCH_TRACE_REPS:-1}
+case " $only " in *" all "* | *" trace "*) ;; *) ntr=0 ;; esac
+# TCG cost per run, from a smoke run on a loaded 2-CPU host: about 8 s + 43 ms
+# per MB for the reclaim benchmarks (writing and mapping the object dominates),
+# BENCH_SECONDS + 10 s for the seed; an unload/reload pair about 30 s.
+per_run=$(( 8 + size * 43 / 1000 ))
+[ "$per_run" -lt $((secs + 10)) ] && per_run=$((secs + 10))
+est=$(( 90 + (${BENCH_WARMUP:-1} + reps * 2 + ntr * 2) * nb * per_run + reps * nov * (2 * per_run + 30) ))
+timeout_s=${BENCH_TIMEOUT:-$(( est * 3 ))}
+
+accel=tcg
+if [ "${VMRUN_KVM:-auto}" = 1 ] || { [ "${VMRUN_KVM:-auto}" = auto ] && [ -w /dev/kvm ] &&
+	grep -qwE 'vmx|svm' /proc/cpuinfo; }; then
+	accel=kvm
+fi
+
+{
+	echo "command $cmdline"
+	echo "commit $commit"
+	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "host $(uname -n) $(uname -r)"
+	echo "host_cpu $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+	echo "host_cpus $(nproc)"
+	echo "host_loadavg_before $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "accel $accel"
+	echo "vcpus 2"
+	echo "vm_mem ${BENCH_MEM:-4G}"
+	echo "kernel_args ${BENCH_KERNEL_ARGS:-}"
+	echo "estimate_seconds $est"
+	echo "timeout_seconds $timeout_s"
+} > "$out/raw/host-meta.txt"
+
+scratch=${BENCH_SCRATCH:-$repo/bench/.scratch}
+mkdir -p "$scratch" || exit 2
+img=$(mktemp "$scratch/xfs.XXXXXX.img") || exit 2
+# The guest loads (and, in the overhead phase, reloads) a private copy of the
+# module, so a rebuild on the host during the run cannot mix two modules.
+ko=${img%.img}.ko
+trap 'rm -f "$img" "$ko"' EXIT
+cp module/foliotune.ko "$ko" || exit 2
+{
+	for f in module/foliotune.ko userspace/foliotune tests/progs/ft_pageout_bench \
+		tests/progs/ft_reclaim_bench; do
+		echo "sha256 $f $(sha256sum < "$f" | cut -c1-16) $(date -u -r "$f" +%Y-%m-%dT%H:%M:%SZ)"
+	done
+	[ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] &&
+		echo "dirty_files $(git status --porcelain --untracked-files=no | awk '{ print $2 }' | tr '\n' ' ')"
+} >> "$out/raw/host-meta.txt"
+img_mb=$(( size * 2 + 1024 > 2048 ? size * 2 + 1024 : 2048 ))
+truncate -s "${img_mb}M" "$img" && mkfs.xfs -q -f "$img" || exit 2
+
+echo "unmap.sh: $cmdline"
+echo "unmap.sh: results in $out; estimated $((est / 60)) min under $accel, timeout $timeout_s s"
+t0=$(date +%s)
+export BENCH_REPS=$reps BENCH_SECONDS=$secs BENCH_SIZE_MB=$size
+kargs=()
+[ -n "${BENCH_KERNEL_ARGS:-}" ] && kargs=(-a "$BENCH_KERNEL_ARGS")
+scripts/vm/vmrun.sh -m "${BENCH_MEM:-4G}" -c 2 -t "$timeout_s" -d "$img" "${kargs[@]}" \
+	-l "$out/raw/console.log" -- \
+	"export FT_KO=$(printf %q "$ko"); $(for v in BENCH_REPS BENCH_SECONDS BENCH_SIZE_MB BENCH_ONLY BENCH_OVERHEAD \
+		BENCH_TRACE_REPS BENCH_WARMUP; do
+		[ -n "${!v+x}" ] && printf 'export %s=%q; ' "$v" "${!v}"; done)" \
+	"bash $(printf %q "$here/unmap-guest.sh") $(printf %q "$out")"
+rc=$?
+{
+	echo "vmrun_exit $rc"
+	echo "host_seconds $(( $(date +%s) - t0 ))"
+	echo "host_loadavg_after $(cut -d' ' -f1-3 /proc/loadavg)"
+} >> "$out/raw/host-meta.txt"
+[ "$rc" = 0 ] || echo "unmap.sh: test box exit status $rc (see $out/raw/console.log)" >&2
+
+if ! "$here/report.sh" "$out" && [ "$rc" = 0 ]; then
+	rc=2
+fi
+echo "unmap.sh: $out/results.md"
+exit "$rc"
