@@ -17,7 +17,7 @@ KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
 
 export KVER KDIR KSRC
 
-.PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap \
+.PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround \
 	demo vm-run help clean install uninstall ksrc
 
 all: module cli progs tools test-modules
@@ -122,6 +122,13 @@ demo: all
 bench-unmap: module cli progs
 	scripts/bench/unmap.sh
 
+# Fault-around configurations (stock 64K, 4K, mkold=1, mkold=2, auto) on the
+# 2016 thread's app-launch workload and on sequential/strided readers, in one
+# test-box boot (~12 min idle under TCG).  Environment: see the top of
+# scripts/bench/faultaround.sh.  Results: bench/results/<date>-<commit>-faultaround/
+bench-faultaround: module cli progs
+	scripts/bench/faultaround.sh
+
 # Run a shell command in the test box: make vm-run CMD='uname -a'
 vm-run:
 	@$(VMRUN) -- '$(CMD)'
@@ -154,6 +161,7 @@ help:
 	@echo '  make demo     build, boot the test box, load the module, show the headline table'
 	@echo '  make vm-run CMD=...   run a command in the test box (exit status returned)'
 	@echo '  make bench-unmap      batched vs stock unmap benchmarks, one test-box boot (~1 h TCG)'
+	@echo '  make bench-faultaround   fault-around configurations, one test-box boot (~12 min TCG)'
 	@echo '  make check-host       host-side tests only'
 	@echo '  make check-style      checkpatch on the kernel code'
 	@echo '  make install / uninstall   (DESTDIR, PREFIX)'

@@ -18,6 +18,7 @@
 #define FOLIOTUNE_DEBUGFS_DIR		"foliotune"	/* under /sys/kernel/debug */
 #define FOLIOTUNE_VMSTAT_FILE		"vmstat"	/* 0444, "name value" lines */
 #define FOLIOTUNE_BUILD_FILE		"build"		/* 0444, verified kernel build */
+#define FOLIOTUNE_AUTO_STATE_FILE	"fault_around_auto_state" /* 0444, tuner state */
 
 /*
  * Knobs: X(name, kind, unit, help).  Every knob is a 0600 debugfs file in
@@ -69,7 +70,19 @@
 	X(unmap_batch_order8, "batches of 256-511 PTEs")		\
 	X(unmap_batch_order9, "batches of 512 PTEs")			\
 	X(unmap_aborts, "calls that returned false (mlock, lazyfree kept, swap error, hugetlb lock)") \
-	X(unmap_restored_ptes, "PTEs cleared then put back by an aborting walk (not counted as unmapped)")
+	X(unmap_restored_ptes, "PTEs cleared then put back by an aborting walk (not counted as unmapped)") \
+	X(fa_events, "fault-around calls (->map_pages) that mapped at least one PTE") \
+	X(fa_pages_mapped, "PTEs fault-around mapped for pages other than the faulting one") \
+	X(fa_pages_mapped_old, "of fa_pages_mapped: mapped old (fault_around_mkold)") \
+	X(fa_unmap_old_ptes, "file PTEs try_to_unmap_one cleared while old (tuning on)") \
+	X(fa_unmap_young_ptes, "file PTEs try_to_unmap_one cleared while young (tuning on)") \
+	X(pgpgoutclean, "clean page-cache pages reclaim freed (kprobe workingset_eviction)") \
+	X(pageref_activate, "mapped file pages reclaim activated for references (folio_referenced)") \
+	X(pageref_activate_vm_exec, "of pageref_activate: only because the VMA is VM_EXEC") \
+	X(pageref_keep, "mapped file pages reclaim kept inactive for one reference") \
+	X(fa_read_faults, "read faults on file mappings that mapped PTEs (set_pte_range)") \
+	X(fa_read_faults_near, "of fa_read_faults: next to the previous one's pages on this CPU") \
+	X(fa_auto_changes, "fault_around_bytes changes made by fault_around_auto")
 
 #define FOLIOTUNE_COUNTER_ENUM(name, ...)	FT_##name,
 enum foliotune_counter {

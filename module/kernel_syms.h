@@ -119,7 +119,34 @@ extern void swap_free_nr(swp_entry_t entry, int nr_pages);
 bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 		      unsigned long address, void *arg);
 
+/* ---- faultaround.c: foliotune_set_pte_range(), copied from set_pte_range() ---- */
+
+/* mm/rmap.c:1504, include/linux/rmap.h:248 (parameter names added) */
+void folio_add_file_rmap_ptes(struct folio *folio, struct page *page,
+		int nr_pages, struct vm_area_struct *vma);
+/* mm/rmap.c:1422, include/linux/rmap.h:246 (parameter names added) */
+void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
+		unsigned long address, rmap_t flags);
+/* mm/swap.c:526, include/linux/swap.h:381 (parameter names added) */
+void folio_add_lru_vma(struct folio *folio, struct vm_area_struct *vma);
+/* arch/x86/mm/pgtable.c:902, arch/x86/include/asm/pgtable.h:509 (via maybe_mkwrite()) */
+pte_t pte_mkwrite(pte_t pte, struct vm_area_struct *vma);
+
+/*
+ * mm/memory.c:5015, include/linux/mm.h:1345: the replaced function.  Only
+ * its address is taken, for the size check in livepatch.c; never call it.
+ */
+void set_pte_range(struct vm_fault *vmf, struct folio *folio,
+		struct page *page, unsigned int nr, unsigned long addr);
+
 /* ---- data ---- */
+
+/*
+ * mm/memory.c:5195, static ("d" in kallsyms): the kernel's fault-around
+ * window in pages, read by do_fault_around() and should_fault_around().
+ * Written by faultaround.c with the rules of fault_around_bytes_set().
+ */
+extern unsigned long fault_around_pages;
 
 /* kernel/fork.c:1237, include/linux/sched/task.h:56 */
 extern spinlock_t mmlist_lock;

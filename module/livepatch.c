@@ -23,6 +23,7 @@
 #include <linux/string.h>
 
 #include "internal.h"
+#include "faultaround.h"
 #include "kernel_syms.h"
 #include "unmap.h"
 
@@ -31,6 +32,10 @@ static struct klp_func foliotune_funcs[] = {
 		.old_name = "try_to_unmap_one",
 		.new_func = foliotune_try_to_unmap_one,
 	},
+	{
+		.old_name = "set_pte_range",
+		.new_func = foliotune_set_pte_range,
+	},
 	{ }
 };
 
@@ -38,6 +43,13 @@ static struct klp_object foliotune_objs[] = {
 	{
 		/* name being NULL means vmlinux */
 		.funcs = foliotune_funcs,
+		/* faultaround.c: when its knobs may change the kernel */
+		.callbacks = {
+			.pre_patch = foliotune_fa_pre_patch,
+			.post_patch = foliotune_fa_post_patch,
+			.pre_unpatch = foliotune_fa_pre_unpatch,
+			.post_unpatch = foliotune_fa_post_unpatch,
+		},
 	},
 	{ }
 };
@@ -70,6 +82,7 @@ static const struct {
 	unsigned long size;
 } foliotune_verified_funcs[] = {
 	{ "try_to_unmap_one", try_to_unmap_one, FT_VERIFIED_SIZE_try_to_unmap_one },
+	{ "set_pte_range", set_pte_range, FT_VERIFIED_SIZE_set_pte_range },
 };
 
 int foliotune_livepatch_verify(void)

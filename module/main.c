@@ -13,13 +13,16 @@
  * is registered on a foreign build), create the debugfs directory and knobs,
  * then enable the livepatch.  Every step is undone in reverse on failure;
  * at unload the livepatch core has already disabled the patch (rmmod of an
- * enabled livepatch module is refused), so only debugfs is left to remove.
+ * enabled livepatch module is refused), so only the fault-around tuner's
+ * probes (its state was reset by the patch's unpatch callbacks) and debugfs
+ * are left to remove.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
 #include <linux/module.h>
 
+#include "faultaround.h"
 #include "internal.h"
 #include "unmap.h"
 
@@ -45,17 +48,22 @@ static int __init foliotune_init(void)
 	foliotune_build_debugfs_init(foliotune_dir);
 	foliotune_stats_debugfs_init(foliotune_dir);
 	foliotune_unmap_debugfs_init(foliotune_dir);
+	ret = foliotune_fa_init(foliotune_dir);	/* knobs, stock-kernel probes */
+	if (ret)
+		goto err_debugfs;
 
 	ret = foliotune_livepatch_enable();
 	if (ret) {
 		pr_err("cannot enable the livepatch: %d\n", ret);
-		goto err_debugfs;
+		goto err_fa;
 	}
 
 	ft_count(FT_loads);
 	pr_info("loaded for %s\n", FT_VERIFIED_RELEASE);
 	return 0;
 
+err_fa:
+	foliotune_fa_exit();
 err_debugfs:
 	debugfs_remove_recursive(foliotune_dir);
 	return ret;
@@ -63,6 +71,7 @@ err_debugfs:
 
 static void __exit foliotune_exit(void)
 {
+	foliotune_fa_exit();
 	debugfs_remove_recursive(foliotune_dir);
 	pr_info("unloaded\n");
 }

@@ -82,6 +82,7 @@
 #include "kcopy/tlbflush_hidden.h"
 #include "kcopy/rmap_static.h"
 #include "internal.h"
+#include "faultaround.h"
 #include "unmap.h"
 
 /* Knob unmap_batch: 1 = batch PTE runs (default), 0 = stock algorithm. */
@@ -265,6 +266,9 @@ bool foliotune_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 	pte_t orig_pte = __pte(0);
 	unsigned long end_addr;
 	int nr;		/* signed: add_mm_counter(.., -nr) */
+	/* foliotune: fault-around usefulness counting (faultaround.h), per call */
+	const bool fa_track = ft_fa_unmap_tracking();
+	unsigned int fa_young = 0;
 
 	ft_count(FT_unmap_calls);	/* foliotune */
 
@@ -427,8 +431,13 @@ bool foliotune_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 			end_addr = address + nr * PAGE_SIZE;
 			flush_cache_range(vma, address, end_addr);
 			orig_pte = pteval;
-			pteval = get_and_clear_full_ptes(mm, address, pvmw.pte,
-							 nr, 0);
+			/* foliotune: fault-around hook, counts young file PTEs */
+			if (fa_track && !folio_test_anon(folio))
+				pteval = ft_fa_get_and_clear_ptes(mm, address,
+						pvmw.pte, nr, &fa_young);
+			else
+				pteval = get_and_clear_full_ptes(mm, address,
+						pvmw.pte, nr, 0);
 			if (should_defer_flush(mm, flags))
 				set_tlb_ubc_flush_pending(mm, pteval, address);
 			else if (pte_accessible(mm, pteval))
@@ -626,6 +635,9 @@ bool foliotune_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 			 */
 			/* foliotune: was dec_mm_counter() */
 			add_mm_counter(mm, mm_counter_file(folio), -nr);
+			/* foliotune: fault-around hook, young/old file PTEs */
+			if (fa_track)
+				ft_fa_count_unmap(folio, nr, fa_young, pteval);
 		}
 discard:
 		if (unlikely(folio_test_hugetlb(folio)))

@@ -16,7 +16,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 KVER=${KVER:-6.12.117+deb12-amd64}
 ko=$top/module/foliotune.ko
 kallsyms=$top/build/kallsyms-$KVER.txt
-address_only="try_to_unmap_one"
+address_only="try_to_unmap_one set_pte_range"
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 

@@ -1,0 +1,950 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * faultaround.c - the fault-around tuner.
+ *
+ * On a read fault of a file mapping the kernel first lets ->map_pages()
+ * (filemap_map_pages()) map the cached pages around the fault, up to
+ * fault_around_pages, and on x86 every PTE it so "pre-maps" is young: to
+ * reclaim, a page nobody touched looks as used as the one that faulted
+ * (Vinayak Menon's 2016 report; Kirill Shutemov's pte_mkold patch; arm64's
+ * arch_wants_old_prefaulted_pte() since v5.12).  This file:
+ *
+ *  - replaces set_pte_range() (mm/memory.c:5015-5047; called per run of
+ *    PTEs by filemap_map_pages() and once by finish_fault()) with a copy
+ *    that can map pre-mapped PTEs old and counts what fault-around maps;
+ *  - sets the kernel's own window, the static fault_around_pages, directly
+ *    (a livepatch relocation), with the kernel's rules;
+ *  - counts, on the stock kernel, the 2016 thread's reclaim counters with
+ *    a kprobe and a kretprobe;
+ *  - has an auto mode that picks the window from feedback (below).
+ *
+ * Knobs (debugfs, 0600, struct ft_knob; values are bytes unless noted):
+ *   fault_around_bytes    the kernel's window.  Read: fault_around_pages
+ *                         << PAGE_SHIFT, whoever set it.  Write: the rules
+ *                         of mm/memory.c fault_around_bytes_set(): above
+ *                         PTRS_PER_PTE pages EINVAL, below PAGE_SIZE
+ *                         PAGE_SIZE, then rounddown_pow_of_two.  Writing it
+ *                         turns fault_around_auto off.
+ *   fault_around_mkold    0 stock; 1 PTEs in runs that do not contain the
+ *                         faulting address are old (arm64's test, per run:
+ *                         the faulting large folio's run stays young);
+ *                         2 only the faulting PTE is young.
+ *   fault_around_auto     0/1: the tuner below.  Turning it off puts back
+ *                         the window it found when it was turned on.
+ *   fault_around_auto_max_bytes   4K..2M, rules as fault_around_bytes
+ *                         (default 64K): the largest window it picks.
+ *   fault_around_auto_period_ms   100..60000 (default 1000).
+ *   fault_around_auto_state       0444: current size, last decision, why,
+ *                         the inputs of the last period, the last 8 steps.
+ * The knobs change the kernel only while the tuner is live: from the
+ * livepatch's pre_patch callback to its pre_unpatch (or post_unpatch, when
+ * an enable is reverted).  Outside it writes fail with ENODEV.
+ *
+ * Restoring the kernel's window.  The value the kernel had at pre_patch is
+ * put back when the tuner stops being live, that is when the patch is
+ * disabled (echo 0 > .../enabled), not at rmmod: a disabled livepatch can
+ * never be enabled again, so the module is dead from then on and nothing
+ * may stay changed until somebody happens to rmmod it.  Module exit repeats
+ * the (idempotent) teardown for the paths where no callback ran.  Only
+ * foliotune's own change is undone: if fault_around_pages no longer holds
+ * the value foliotune last wrote (root wrote /sys/kernel/debug/
+ * fault_around_bytes meanwhile), that newer choice is left alone and
+ * logged.  If the disable is reverted (echo 1 while it transitions), the
+ * post_patch callback makes the tuner live again, with mkold 0 and auto
+ * off.
+ *
+ * Counters (per cpu, include/foliotune.h):
+ *   fa_events            fault-around calls (->map_pages from
+ *                        do_fault_around()) that mapped at least one PTE.
+ *                        set_pte_range() runs once per run of PTEs, so an
+ *                        event is the first run of a fault on this CPU
+ *                        (see ft_fa_account()).  A fault retried after
+ *                        VM_FAULT_RETRY counts once (if it stays on its
+ *                        CPU: a fault whose parts map on two CPUs counts
+ *                        on each, here and in fa_read_faults).
+ *   fa_pages_mapped      PTEs fault-around mapped other than the faulting
+ *                        page: per page, not per run, so the siblings of
+ *                        the faulting page in its large folio count too
+ *                        (they are pre-mapped: without fault-around
+ *                        finish_fault() maps one page of a file folio).
+ *                        For order-0 page cache it equals "PTEs of runs
+ *                        where prefault".
+ *   fa_pages_mapped_old  of those, mapped old: mkold 0: none; 1: the ones in
+ *                        runs without the faulting address; 2: all.
+ *   fa_read_faults       read faults on file mappings that mapped PTEs
+ *                        through set_pte_range() (fault-around or
+ *                        finish_fault()), one per fault and CPU.
+ *   fa_read_faults_near  of those, faults whose page lies within one span
+ *                        before or after the pages the previous read fault
+ *                        on this CPU mapped, in the same file: a reader
+ *                        that moves on from where the last window ended.
+ *   fa_unmap_young_ptes, fa_unmap_old_ptes   see faultaround.h.
+ *   fa_auto_changes      window changes the auto mode made.
+ *   pgpgoutclean, pageref_*  see the probes below.
+ *
+ * Which caller: fault-around runs are the set_pte_range() calls of a read
+ * fault (no FAULT_FLAG_WRITE) before ->fault() produced a page (vmf->page
+ * is NULL: handle_mm_fault() zeroes the vm_fault, only __do_fault() sets
+ * it, and do_read_fault() calls do_fault_around() first).  finish_fault()
+ * always has vmf->page, or is a write (DAX COW).  The mkold modes apply to
+ * fault-around runs only (finish_fault() never maps a prefault run; mode 2
+ * does not split its anon-shmem folio runs).
+ *
+ * Cost per set_pte_range(): one load of the mode, one per-cpu record
+ * compared with the fault (five loads), two to four per-cpu adds.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cacheflush.h>
+#include <linux/debugfs.h>
+#include <linux/jiffies.h>
+#include <linux/kprobes.h>
+#include <linux/livepatch.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/mm_inline.h>
+#include <linux/mmzone.h>
+#include <linux/mutex.h>
+#include <linux/pagemap.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/rmap.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/sizes.h>
+#include <linux/swap.h>
+#include <linux/vmstat.h>
+#include <linux/workqueue.h>
+
+#include "kernel_syms.h"
+#include "kcopy/memory_static.h"
+#include "internal.h"
+#include "faultaround.h"
+
+/* fault_around_mkold: read once per set_pte_range() call. */
+static int foliotune_fa_mkold __read_mostly;
+
+DEFINE_STATIC_KEY_FALSE(foliotune_fa_unmap_key);
+
+/* ---- what each CPU remembers of the last read fault it mapped ---- */
+
+/*
+ * The PTL is held (preemption off) across every set_pte_range() call, so
+ * this CPU's record cannot change under us.  A fault is identified by its
+ * vm_fault (on the faulting task's stack), its address, its file and the
+ * task's completed-fault count (min_flt + maj_flt, bumped by
+ * mm_account_fault() after every fault that did not return
+ * VM_FAULT_RETRY): the same stack slot and address seen again after a
+ * munmap/mmap cycle is a new fault, a retry of the same fault is not.
+ */
+struct ft_fa_pcpu {
+	const struct vm_fault *vmf;
+	const struct file *file;
+	unsigned long address;
+	unsigned long nflt;
+	pgoff_t lo, hi;		/* file pages mapped for it: [lo, hi) */
+};
+static DEFINE_PER_CPU(struct ft_fa_pcpu, ft_fa_pcpu);
+
+/* @pgoff lies within one span before [lo, hi) or after it. */
+static inline bool ft_fa_adjacent(pgoff_t pgoff, pgoff_t lo, pgoff_t hi)
+{
+	pgoff_t span = hi - lo;
+
+	if (pgoff >= hi)
+		return pgoff - hi < span;
+	return pgoff < lo && lo - pgoff <= span;
+}
+
+/* Counters for one set_pte_range() call of a read fault (see the top). */
+static __always_inline void ft_fa_account(struct vm_fault *vmf,
+					  unsigned long addr, unsigned int nr,
+					  bool around, bool prefault, int mkold)
+{
+	struct ft_fa_pcpu *c = this_cpu_ptr(&ft_fa_pcpu);
+	const struct file *file = vmf->vma->vm_file;
+	unsigned long nflt = current->min_flt + current->maj_flt;
+	/* linear_page_index() without its hugetlb branch (never here) */
+	pgoff_t lo = ((addr - vmf->vma->vm_start) >> PAGE_SHIFT) +
+		     vmf->vma->vm_pgoff;
+
+	if (around) {
+		unsigned int mapped = nr - !prefault;
+
+		ft_add(FT_fa_pages_mapped, mapped);
+		if (mkold == 2 || (mkold == 1 && prefault))
+			ft_add(FT_fa_pages_mapped_old, mapped);
+	}
+
+	if (c->vmf == vmf && c->address == vmf->address &&
+	    c->nflt == nflt && c->file == file) {
+		/* A later run of the same fault: runs only grow the span. */
+		c->lo = min(c->lo, lo);
+		c->hi = max(c->hi, lo + nr);
+		return;
+	}
+	ft_count(FT_fa_read_faults);
+	if (around)
+		ft_count(FT_fa_events);
+	if (file == c->file && ft_fa_adjacent(vmf->pgoff, c->lo, c->hi))
+		ft_count(FT_fa_read_faults_near);
+	c->vmf = vmf;
+	c->file = file;
+	c->address = vmf->address;
+	c->nflt = nflt;
+	c->lo = lo;
+	c->hi = lo + nr;
+}
+
+/**
+ * foliotune_set_pte_range - Set a range of PTEs to point to pages in a folio.
+ * @vmf: Fault decription.
+ * @folio: The folio that contains @page.
+ * @page: The first page to create a PTE for.
+ * @nr: The number of PTEs to create.
+ * @addr: The first address to create a PTE for.
+ *
+ * foliotune: mm/memory.c:5007-5047 (set_pte_range()) of linux-source-6.12
+ * 6.12.117-1~deb12u1, renamed; it replaces set_pte_range() through
+ * livepatch.  With fault_around_mkold = 0 every PTE is what the stock
+ * function writes.
+ */
+void foliotune_set_pte_range(struct vm_fault *vmf, struct folio *folio,
+		struct page *page, unsigned int nr, unsigned long addr)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	bool prefault = !in_range(vmf->address, addr, nr * PAGE_SIZE);
+	pte_t entry;
+	/* foliotune: the mode, read once, and who called (see the top) */
+	const int mkold = READ_ONCE(foliotune_fa_mkold);
+	const bool around = !write && !vmf->page;
+
+	flush_icache_pages(vma, page, nr);
+	entry = mk_pte(page, vma->vm_page_prot);
+
+	if (prefault && arch_wants_old_prefaulted_pte())
+		entry = pte_mkold(entry);
+	else
+		entry = pte_sw_mkyoung(entry);
+	/*
+	 * foliotune: mkold >= 1, what arm64 does: a run that does not map the
+	 * faulting address is old (x86's vm_page_prot has _PAGE_ACCESSED, and
+	 * pte_sw_mkyoung() above is the identity).
+	 */
+	if (prefault && mkold)
+		entry = pte_mkold(entry);
+
+	if (write)
+		entry = maybe_mkwrite(pte_mkdirty(entry), vma);
+	if (unlikely(vmf_orig_pte_uffd_wp(vmf)))
+		entry = pte_mkuffd_wp(entry);
+	/* copy-on-write page */
+	if (write && !(vma->vm_flags & VM_SHARED)) {
+		VM_BUG_ON_FOLIO(nr != 1, folio);
+		folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
+		folio_add_lru_vma(folio, vma);
+	} else {
+		folio_add_file_rmap_ptes(folio, page, nr, vma);
+	}
+	/*
+	 * foliotune: mkold = 2 and this fault-around run maps the faulting
+	 * address: only that PTE is young.  The same nr PTEs, stored in the
+	 * same order as one set_ptes() would, in up to three calls (old
+	 * before, young faulting page, old after); the rmap above was added
+	 * once for the run and the update_mmu_cache_range() below covers it
+	 * all once every PTE is in place (a no-op on x86; elsewhere it may
+	 * preload the TLB from the PTEs, which must then be final).
+	 */
+	if (mkold == 2 && around && !prefault && nr > 1) {
+		unsigned int before = (vmf->address - addr) >> PAGE_SHIFT;
+		unsigned int after = nr - before - 1;
+		pte_t old = pte_mkold(entry);
+
+		if (before)
+			set_ptes(vma->vm_mm, addr, vmf->pte, old, before);
+		set_ptes(vma->vm_mm, vmf->address, vmf->pte + before,
+			 pte_advance_pfn(entry, before), 1);
+		if (after)
+			set_ptes(vma->vm_mm, vmf->address + PAGE_SIZE,
+				 vmf->pte + before + 1,
+				 pte_advance_pfn(old, before + 1), after);
+	} else {
+		set_ptes(vma->vm_mm, addr, vmf->pte, entry, nr);
+	}
+
+	/* no need to invalidate: a not-present page won't be cached */
+	update_mmu_cache_range(vmf, vma, addr, vmf->pte, nr);
+
+	/* foliotune: fault-around and read-fault counters */
+	if (!write)
+		ft_fa_account(vmf, addr, nr, around, prefault, mkold);
+}
+
+/* ---- state shared by the knobs, the callbacks and the auto mode ---- */
+
+/*
+ * ft_fa_lock serialises every change of the tuner's state and of
+ * fault_around_pages by foliotune.  Lock order: knob->lock, ft_fa_lock,
+ * then cpus_read_lock (static keys, all_vm_events()).  The delayed work
+ * takes ft_fa_lock, so it is never cancelled synchronously under it.
+ */
+static DEFINE_MUTEX(ft_fa_lock);
+static bool ft_fa_live;			/* knobs may change the kernel */
+static bool ft_fa_saved_valid;
+static unsigned long ft_fa_saved_pages;	/* the kernel's value at pre_patch */
+static unsigned long ft_fa_written;	/* what foliotune last wrote, 0: none */
+
+#define FT_FA_AUTO_MIN_FAULTS	32	/* fewer read faults in a period: hold */
+#define FT_FA_AUTO_MIN_UNMAPS	32	/* fewer file PTE unmaps: no waste signal */
+#define FT_FA_AUTO_HIST		8	/* steps shown in fault_around_auto_state */
+
+enum ft_fa_input {
+	FT_IN_faults, FT_IN_near, FT_IN_events, FT_IN_mapped, FT_IN_mapped_old,
+	FT_IN_unmap_young, FT_IN_unmap_old, FT_IN_pgscan_file,
+	FT_IN_pgsteal_file, FT_IN_allocstall, FT_IN_refault_file,
+	FT_IN_pgpgoutclean, FT_IN_NR
+};
+
+static const char * const ft_fa_input_names[FT_IN_NR] = {
+	"fa_read_faults", "fa_read_faults_near", "fa_events", "fa_pages_mapped",
+	"fa_pages_mapped_old", "fa_unmap_young_ptes", "fa_unmap_old_ptes",
+	"pgscan_file", "pgsteal_file", "allocstall", "workingset_refault_file",
+	"pgpgoutclean",
+};
+
+static struct {
+	bool on;
+	unsigned long max_pages;	/* fault_around_auto_max_bytes */
+	unsigned int period_ms;		/* fault_around_auto_period_ms */
+	unsigned long saved_pages;	/* window when it was turned on */
+	unsigned long periods, changes;
+	unsigned long last_change;	/* jiffies */
+	const char *decision;
+	char reason[160];
+	unsigned long prev[FT_IN_NR], delta[FT_IN_NR];
+	/* the last FT_FA_AUTO_HIST steps, oldest first when printed */
+	struct {
+		unsigned long jiffies, from, to, faults, near, events;
+		const char *decision;
+	} hist[FT_FA_AUTO_HIST];
+	unsigned int hist_next;
+} ft_fa_auto = {
+	.max_pages = SZ_64K >> PAGE_SHIFT,
+	.period_ms = 1000,
+	.decision = "none",
+	.reason = "never turned on",
+};
+
+static unsigned long ft_fa_vm_events[NR_VM_EVENT_ITEMS];
+
+static void ft_fa_auto_work_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(ft_fa_auto_work, ft_fa_auto_work_fn);
+
+/* The kernel's rules, mm/memory.c:5209-5222 fault_around_bytes_set(). */
+static int ft_fa_bytes_to_pages(u64 val, unsigned long *pages)
+{
+	if (val / PAGE_SIZE > PTRS_PER_PTE)
+		return -EINVAL;
+	val = max_t(u64, val, PAGE_SIZE);
+	*pages = rounddown_pow_of_two(val) >> PAGE_SHIFT;
+	return 0;
+}
+
+static void ft_fa_store_locked(unsigned long pages)
+{
+	lockdep_assert_held(&ft_fa_lock);
+	WRITE_ONCE(fault_around_pages, pages);
+	ft_fa_written = pages;
+}
+
+/* Unmap counting is on while fault-around tuning is: mkold or auto. */
+static void ft_fa_update_key_locked(void)
+{
+	bool want = ft_fa_live && (READ_ONCE(foliotune_fa_mkold) || ft_fa_auto.on);
+
+	lockdep_assert_held(&ft_fa_lock);
+	if (want && !static_key_enabled(&foliotune_fa_unmap_key))
+		static_branch_enable(&foliotune_fa_unmap_key);
+	else if (!want && static_key_enabled(&foliotune_fa_unmap_key))
+		static_branch_disable(&foliotune_fa_unmap_key);
+}
+
+static __printf(2, 3) void ft_fa_auto_set_state(const char *decision,
+						 const char *fmt, ...)
+{
+	va_list args;
+
+	ft_fa_auto.decision = decision;
+	va_start(args, fmt);
+	vscnprintf(ft_fa_auto.reason, sizeof(ft_fa_auto.reason), fmt, args);
+	va_end(args);
+}
+
+/*
+ * Stop the auto mode (the work sees !on and neither acts nor requeues).
+ * @restore: put back the window it found when turned on.
+ */
+static void ft_fa_auto_stop_locked(bool restore, const char *why)
+{
+	lockdep_assert_held(&ft_fa_lock);
+	if (!ft_fa_auto.on)
+		return;
+	ft_fa_auto.on = false;
+	if (restore) {
+		ft_fa_store_locked(ft_fa_auto.saved_pages);
+		ft_fa_auto_set_state("off", "%s: restored %lu bytes", why,
+				     ft_fa_auto.saved_pages << PAGE_SHIFT);
+	} else {
+		ft_fa_auto_set_state("off", "%s", why);
+	}
+}
+
+/* ---- the auto mode ---- */
+
+/*
+ * THE AUTO ALGORITHM.  Every fault_around_auto_period_ms the work takes the
+ * deltas of these inputs over the period:
+ *   F  fa_read_faults         read faults on file mappings
+ *   N  fa_read_faults_near    of them, next to the previous fault's pages
+ *   Y  fa_unmap_young_ptes    file PTEs unmapped while young
+ *   O  fa_unmap_old_ptes      file PTEs unmapped while old (never used since
+ *                             mapped, or since reclaim last looked)
+ *   A  allocstall_*           direct reclaim entries (all_vm_events())
+ *   R  workingset_refault_file  evicted file pages read again
+ *                             (global_node_page_state())
+ * and moves fault_around_bytes by at most one power-of-two step:
+ *   1. window > max                     clamp to max
+ *   2. F < 32                           hold: too few faults to judge
+ *   3. pressure = A > 0 || R > 0   (memory is short: direct reclaim or
+ *      thrashing, not just kswapd keeping its watermarks)
+ *      waste = Y + O >= 32 && O > 3 * Y   (mapped file pages are unmapped
+ *      by reclaim without having been used)
+ *   4. N >= F / 2   (sequential)        grow, unless pressure && waste
+ *      N <  F / 4   (random, sparse)    shrink
+ *      otherwise                        shrink if pressure && waste, else hold
+ * Why: a read fault right after the pages the previous fault mapped means
+ * the reader used the whole window and moves on; a window twice as big
+ * halves those faults.  Faults that land anywhere mean the pre-mapped pages
+ * were not what the next fault wanted: they only add mapped pages that
+ * reclaim must unmap and that look used on x86 (the 2016 thread), so a
+ * smaller window costs nothing.  Under memory pressure, file PTEs unmapped
+ * old are pages mapped for nothing: stop growing, or shrink if the faults
+ * are not clearly sequential.  Mapped-old PTEs only say "unused" when
+ * fault_around_mkold is on; the auto mode works without it (then Y is
+ * larger and "waste" rarer).  Caveat, measured in the test box: LRU
+ * reclaim (classic and MGLRU) only unmaps folios whose young bits it has
+ * just found clear (folio_check_references()/aging clear and test them
+ * first), so under reclaim Y stays 0 and O is simply the mapped file
+ * pages reclaim evicted unused; Y/O carries per-PTE information only for
+ * unmaps that skip that check: MADV_PAGEOUT (reclaim_pages()) and folio
+ * splits.
+ * The size changes at most once per period (the work runs once per period
+ * and a change is also refused within one period of the last change), at
+ * 4K no fault-around happens but finish_fault()'s faults still feed F and
+ * N, so a sequential reader grows it again.  pgscan/pgsteal of file pages
+ * and pgpgoutclean are shown in fault_around_auto_state, not used.
+ */
+static void ft_fa_auto_sample(unsigned long *v)
+{
+	unsigned long *ev = ft_fa_vm_events;
+	int zid;
+
+	v[FT_IN_faults] = foliotune_stat_sum(FT_fa_read_faults);
+	v[FT_IN_near] = foliotune_stat_sum(FT_fa_read_faults_near);
+	v[FT_IN_events] = foliotune_stat_sum(FT_fa_events);
+	v[FT_IN_mapped] = foliotune_stat_sum(FT_fa_pages_mapped);
+	v[FT_IN_mapped_old] = foliotune_stat_sum(FT_fa_pages_mapped_old);
+	v[FT_IN_unmap_young] = foliotune_stat_sum(FT_fa_unmap_young_ptes);
+	v[FT_IN_unmap_old] = foliotune_stat_sum(FT_fa_unmap_old_ptes);
+	v[FT_IN_pgpgoutclean] = foliotune_stat_sum(FT_pgpgoutclean);
+
+	all_vm_events(ev);
+	v[FT_IN_pgscan_file] = ev[PGSCAN_FILE];
+	v[FT_IN_pgsteal_file] = ev[PGSTEAL_FILE];
+	v[FT_IN_allocstall] = 0;
+	/* vmstat.h __count_zid_vm_events(): one ALLOCSTALL item per zone */
+	for (zid = 0; zid < MAX_NR_ZONES; zid++)
+		v[FT_IN_allocstall] += ev[ALLOCSTALL_NORMAL - ZONE_NORMAL + zid];
+	v[FT_IN_refault_file] = global_node_page_state(WORKINGSET_REFAULT_FILE);
+}
+
+static void ft_fa_auto_record(unsigned long from, unsigned long to,
+			       unsigned long faults, unsigned long near,
+			       unsigned long events)
+{
+	unsigned int i = ft_fa_auto.hist_next++ % FT_FA_AUTO_HIST;
+
+	ft_fa_auto.hist[i].jiffies = jiffies;
+	ft_fa_auto.hist[i].from = from;
+	ft_fa_auto.hist[i].to = to;
+	ft_fa_auto.hist[i].faults = faults;
+	ft_fa_auto.hist[i].near = near;
+	ft_fa_auto.hist[i].events = events;
+	ft_fa_auto.hist[i].decision = ft_fa_auto.decision;
+}
+
+static void ft_fa_auto_step_locked(void)
+{
+	unsigned long now[FT_IN_NR], *d = ft_fa_auto.delta;
+	unsigned long pages = READ_ONCE(fault_around_pages);
+	unsigned long max = ft_fa_auto.max_pages, target = pages;
+	unsigned long faults, near, young, old;
+	bool pressure, waste;
+	int i;
+
+	ft_fa_auto_sample(now);
+	for (i = 0; i < FT_IN_NR; i++) {
+		d[i] = now[i] - ft_fa_auto.prev[i];
+		ft_fa_auto.prev[i] = now[i];
+	}
+	ft_fa_auto.periods++;
+	faults = d[FT_IN_faults];
+	near = d[FT_IN_near];
+	young = d[FT_IN_unmap_young];
+	old = d[FT_IN_unmap_old];
+	pressure = d[FT_IN_allocstall] || d[FT_IN_refault_file];
+	waste = young + old >= FT_FA_AUTO_MIN_UNMAPS && old > 3 * young;
+
+	if (pages > max) {
+		target = max;
+		ft_fa_auto_set_state("clamp", "window above fault_around_auto_max_bytes");
+	} else if (faults < FT_FA_AUTO_MIN_FAULTS) {
+		ft_fa_auto_set_state("hold", "idle: %lu read faults (< %d)",
+				     faults, FT_FA_AUTO_MIN_FAULTS);
+	} else if (2 * near >= faults) {
+		if (pressure && waste)
+			ft_fa_auto_set_state("hold",
+					     "sequential (%lu of %lu near), but under pressure %lu of %lu file PTEs unmapped old",
+					     near, faults, old, young + old);
+		else if (pages < max)
+			target = pages * 2;
+		else
+			ft_fa_auto_set_state("hold", "sequential (%lu of %lu near), at max",
+					     near, faults);
+		if (target > pages)
+			ft_fa_auto_set_state("grow", "sequential: %lu of %lu read faults near the previous one",
+					     near, faults);
+	} else if (4 * near < faults) {
+		if (pages > 1) {
+			target = pages / 2;
+			ft_fa_auto_set_state("shrink", "random: %lu of %lu read faults near the previous one",
+					     near, faults);
+		} else {
+			ft_fa_auto_set_state("hold", "random (%lu of %lu near), at 4K",
+					     near, faults);
+		}
+	} else if (pressure && waste && pages > 1) {
+		target = pages / 2;
+		ft_fa_auto_set_state("shrink", "mixed (%lu of %lu near), under pressure %lu of %lu file PTEs unmapped old",
+				     near, faults, old, young + old);
+	} else {
+		ft_fa_auto_set_state("hold", "mixed: %lu of %lu read faults near, %s",
+				     near, faults, pressure ? "no waste" : "no pressure");
+	}
+
+	if (target != pages && ft_fa_auto.changes &&
+	    time_before(jiffies, ft_fa_auto.last_change +
+				 msecs_to_jiffies(ft_fa_auto.period_ms))) {
+		ft_fa_auto_set_state("hold", "rate limit: changed less than a period ago");
+		target = pages;
+	}
+	if (target != pages) {
+		ft_fa_store_locked(target);
+		ft_fa_auto.changes++;
+		ft_fa_auto.last_change = jiffies;
+		ft_count(FT_fa_auto_changes);
+	}
+	ft_fa_auto_record(pages, target, faults, near, d[FT_IN_events]);
+}
+
+static void ft_fa_auto_work_fn(struct work_struct *work)
+{
+	mutex_lock(&ft_fa_lock);
+	if (ft_fa_live && ft_fa_auto.on) {
+		ft_fa_auto_step_locked();
+		queue_delayed_work(system_wq, &ft_fa_auto_work,
+				   msecs_to_jiffies(ft_fa_auto.period_ms));
+	}
+	mutex_unlock(&ft_fa_lock);
+}
+
+/* ---- knobs ---- */
+
+static u64 ft_fa_bytes_get(struct ft_knob *knob)
+{
+	return (u64)READ_ONCE(fault_around_pages) << PAGE_SHIFT;
+}
+
+static int ft_fa_bytes_set(struct ft_knob *knob, u64 val)
+{
+	unsigned long pages;
+	int ret;
+
+	ret = ft_fa_bytes_to_pages(val, &pages);
+	if (ret)
+		return ret;
+	mutex_lock(&ft_fa_lock);
+	if (ft_fa_live) {
+		ft_fa_auto_stop_locked(false, "fault_around_bytes written");
+		ft_fa_store_locked(pages);
+		ft_fa_update_key_locked();
+	} else {
+		ret = -ENODEV;
+	}
+	mutex_unlock(&ft_fa_lock);
+	return ret;
+}
+
+static u64 ft_fa_mkold_get(struct ft_knob *knob)
+{
+	return READ_ONCE(foliotune_fa_mkold);
+}
+
+static int ft_fa_mkold_set(struct ft_knob *knob, u64 val)
+{
+	int ret = 0;
+
+	mutex_lock(&ft_fa_lock);
+	if (ft_fa_live) {
+		WRITE_ONCE(foliotune_fa_mkold, (int)val);
+		ft_fa_update_key_locked();
+	} else {
+		ret = -ENODEV;
+	}
+	mutex_unlock(&ft_fa_lock);
+	return ret;
+}
+
+static u64 ft_fa_auto_get(struct ft_knob *knob)
+{
+	return READ_ONCE(ft_fa_auto.on);
+}
+
+static int ft_fa_auto_set(struct ft_knob *knob, u64 val)
+{
+	int ret = 0;
+
+	mutex_lock(&ft_fa_lock);
+	if (!ft_fa_live) {
+		ret = -ENODEV;
+	} else if (val && !ft_fa_auto.on) {
+		ft_fa_auto.saved_pages = READ_ONCE(fault_around_pages);
+		ft_fa_auto_sample(ft_fa_auto.prev);
+		memset(ft_fa_auto.delta, 0, sizeof(ft_fa_auto.delta));
+		ft_fa_auto.on = true;
+		ft_fa_auto_set_state("start", "turned on at %lu bytes",
+				     ft_fa_auto.saved_pages << PAGE_SHIFT);
+		/* a full period from now, even if the work was pending */
+		mod_delayed_work(system_wq, &ft_fa_auto_work,
+				 msecs_to_jiffies(ft_fa_auto.period_ms));
+	} else if (!val) {
+		ft_fa_auto_stop_locked(true, "turned off");
+	}
+	ft_fa_update_key_locked();
+	mutex_unlock(&ft_fa_lock);
+	return ret;
+}
+
+static u64 ft_fa_auto_max_get(struct ft_knob *knob)
+{
+	return (u64)READ_ONCE(ft_fa_auto.max_pages) << PAGE_SHIFT;
+}
+
+static int ft_fa_auto_max_set(struct ft_knob *knob, u64 val)
+{
+	unsigned long pages;
+	int ret;
+
+	ret = ft_fa_bytes_to_pages(val, &pages);
+	if (ret)
+		return ret;
+	mutex_lock(&ft_fa_lock);
+	if (ft_fa_live)
+		WRITE_ONCE(ft_fa_auto.max_pages, pages);	/* next period */
+	else
+		ret = -ENODEV;
+	mutex_unlock(&ft_fa_lock);
+	return ret;
+}
+
+static u64 ft_fa_auto_period_get(struct ft_knob *knob)
+{
+	return READ_ONCE(ft_fa_auto.period_ms);
+}
+
+static int ft_fa_auto_period_set(struct ft_knob *knob, u64 val)
+{
+	int ret = 0;
+
+	mutex_lock(&ft_fa_lock);
+	if (ft_fa_live)
+		WRITE_ONCE(ft_fa_auto.period_ms, (unsigned int)val); /* next requeue */
+	else
+		ret = -ENODEV;
+	mutex_unlock(&ft_fa_lock);
+	return ret;
+}
+
+static struct ft_knob ft_fa_knobs[] = {
+	{
+		.name = "fault_around_bytes",
+		.min = 0,
+		.max = U64_MAX,		/* the kernel's rules: ft_fa_bytes_to_pages() */
+		.get = ft_fa_bytes_get,
+		.set = ft_fa_bytes_set,
+	},
+	{
+		.name = "fault_around_mkold",
+		.min = 0,
+		.max = 2,
+		.get = ft_fa_mkold_get,
+		.set = ft_fa_mkold_set,
+	},
+	{
+		.name = "fault_around_auto",
+		.min = 0,
+		.max = 1,
+		.get = ft_fa_auto_get,
+		.set = ft_fa_auto_set,
+	},
+	{
+		.name = "fault_around_auto_max_bytes",
+		.min = 0,
+		.max = U64_MAX,		/* as fault_around_bytes */
+		.get = ft_fa_auto_max_get,
+		.set = ft_fa_auto_max_set,
+	},
+	{
+		.name = "fault_around_auto_period_ms",
+		.min = 100,
+		.max = 60000,
+		.get = ft_fa_auto_period_get,
+		.set = ft_fa_auto_period_set,
+	},
+};
+
+static int ft_fa_auto_state_show(struct seq_file *m, void *unused)
+{
+	int i;
+
+	mutex_lock(&ft_fa_lock);
+	seq_printf(m, "auto %d\n", ft_fa_auto.on);
+	seq_printf(m, "fault_around_bytes %lu\n",
+		   READ_ONCE(fault_around_pages) << PAGE_SHIFT);
+	seq_printf(m, "max_bytes %lu\n", ft_fa_auto.max_pages << PAGE_SHIFT);
+	seq_printf(m, "period_ms %u\n", ft_fa_auto.period_ms);
+	seq_printf(m, "periods %lu\n", ft_fa_auto.periods);
+	seq_printf(m, "changes %lu\n", ft_fa_auto.changes);
+	seq_printf(m, "decision %s\n", ft_fa_auto.decision);
+	seq_printf(m, "reason %s\n", ft_fa_auto.reason);
+	for (i = 0; i < FT_IN_NR; i++)
+		seq_printf(m, "input %s %lu\n", ft_fa_input_names[i],
+			   ft_fa_auto.delta[i]);
+	/* "step MS_AGO FROM_BYTES TO_BYTES DECISION FAULTS NEAR EVENTS" */
+	for (i = 0; i < FT_FA_AUTO_HIST; i++) {
+		unsigned int h = ft_fa_auto.hist_next - FT_FA_AUTO_HIST + i;
+
+		if ((int)h < 0 || !ft_fa_auto.hist[h % FT_FA_AUTO_HIST].decision)
+			continue;
+		h %= FT_FA_AUTO_HIST;
+		seq_printf(m, "step %u %lu %lu %s %lu %lu %lu\n",
+			   jiffies_to_msecs(jiffies - ft_fa_auto.hist[h].jiffies),
+			   ft_fa_auto.hist[h].from << PAGE_SHIFT,
+			   ft_fa_auto.hist[h].to << PAGE_SHIFT,
+			   ft_fa_auto.hist[h].decision, ft_fa_auto.hist[h].faults,
+			   ft_fa_auto.hist[h].near, ft_fa_auto.hist[h].events);
+	}
+	mutex_unlock(&ft_fa_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ft_fa_auto_state);
+
+/* ---- the 2016 thread's counters, on the stock kernel ---- */
+
+/*
+ * pgpgoutclean: workingset_eviction(folio, target_memcg) (mm/workingset.c:
+ * 382) is called only by __remove_mapping() with reclaimed == true, after
+ * the refcount was frozen and the folio found clean (mm/vmscan.c:770 for
+ * swap cache, :797 for file LRU folios): count the page-cache ones.  Entry
+ * handler only; we do not livepatch it.
+ */
+static int ft_eviction_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct folio *folio = (struct folio *)regs_get_kernel_argument(regs, 0);
+
+	if (!folio_test_swapcache(folio))
+		ft_add(FT_pgpgoutclean, folio_nr_pages(folio));
+	return 0;
+}
+
+static struct kprobe ft_eviction_kp = {
+	.symbol_name = "workingset_eviction",
+	.pre_handler = ft_eviction_pre,
+};
+
+/*
+ * pageref_*: the outcome of folio_check_references() (mm/vmscan.c:865-925,
+ * static and inlined into shrink_folio_list(), so not probeable), rebuilt
+ * from its folio_referenced(folio, 1, memcg, &vm_flags) call, the only one
+ * with is_locked == 1 (shrink_active_list() passes 0).  On return the
+ * caller has not yet run folio_test_clear_referenced(), so PG_referenced
+ * is what it will see.  Counted, in pages, for file LRU folios as the
+ * 2016 counters were ("mapped file pages activated and retained"):
+ *   referenced > 0, not VM_LOCKED:
+ *     PG_referenced || referenced > 1   pageref_activate
+ *     else VM_EXEC                      pageref_activate and
+ *                                       pageref_activate_vm_exec
+ *     else                              pageref_keep
+ * Not counted: VM_LOCKED (activated to become unevictable, not for its
+ * references), -1 (rmap lock contention: kept, not referenced), 0
+ * (reclaimed).  A kretprobe is fine here: folio_referenced() is not
+ * livepatched.
+ */
+struct ft_pageref_data {
+	struct folio *folio;
+	unsigned long *vm_flags;
+};
+
+static int ft_pageref_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct ft_pageref_data *d = (struct ft_pageref_data *)ri->data;
+
+	if (regs_get_kernel_argument(regs, 1) != 1)
+		return 1;	/* not folio_check_references(): no return hook */
+	d->folio = (struct folio *)regs_get_kernel_argument(regs, 0);
+	d->vm_flags = (unsigned long *)regs_get_kernel_argument(regs, 3);
+	return 0;
+}
+
+static int ft_pageref_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct ft_pageref_data *d = (struct ft_pageref_data *)ri->data;
+	int referenced = (int)regs_return_value(regs);
+	unsigned long vm_flags = *d->vm_flags;
+	struct folio *folio = d->folio;
+	long nr;
+
+	if (referenced <= 0 || (vm_flags & VM_LOCKED) ||
+	    !folio_is_file_lru(folio))
+		return 0;
+	nr = folio_nr_pages(folio);
+	if (folio_test_referenced(folio) || referenced > 1) {
+		ft_add(FT_pageref_activate, nr);
+	} else if (vm_flags & VM_EXEC) {
+		ft_add(FT_pageref_activate, nr);
+		ft_add(FT_pageref_activate_vm_exec, nr);
+	} else {
+		ft_add(FT_pageref_keep, nr);
+	}
+	return 0;
+}
+
+static struct kretprobe ft_pageref_krp = {
+	.kp.symbol_name = "folio_referenced",
+	.entry_handler = ft_pageref_entry,
+	.handler = ft_pageref_ret,
+	.data_size = sizeof(struct ft_pageref_data),
+};
+
+/* ---- lifecycle ---- */
+
+/* Leave the live state: auto off, stock mode, foliotune's change undone. */
+static void ft_fa_deactivate(void)
+{
+	unsigned long cur;
+
+	mutex_lock(&ft_fa_lock);
+	ft_fa_live = false;
+	ft_fa_auto.on = false;
+	WRITE_ONCE(foliotune_fa_mkold, 0);
+	ft_fa_update_key_locked();
+	mutex_unlock(&ft_fa_lock);
+
+	cancel_delayed_work_sync(&ft_fa_auto_work);
+
+	mutex_lock(&ft_fa_lock);
+	if (ft_fa_saved_valid && ft_fa_written) {
+		cur = READ_ONCE(fault_around_pages);
+		if (cur == ft_fa_written) {
+			WRITE_ONCE(fault_around_pages, ft_fa_saved_pages);
+		} else {
+			pr_info("fault_around_bytes was set to %lu outside foliotune: not restoring %lu\n",
+				cur << PAGE_SHIFT,
+				ft_fa_saved_pages << PAGE_SHIFT);
+		}
+		ft_fa_written = 0;
+	}
+	if (strcmp(ft_fa_auto.decision, "none"))
+		ft_fa_auto_set_state("off", "the livepatch was disabled");
+	mutex_unlock(&ft_fa_lock);
+}
+
+int foliotune_fa_pre_patch(struct klp_object *obj)
+{
+	mutex_lock(&ft_fa_lock);
+	if (!ft_fa_saved_valid) {
+		ft_fa_saved_pages = READ_ONCE(fault_around_pages);
+		ft_fa_saved_valid = true;
+	}
+	ft_fa_live = true;
+	mutex_unlock(&ft_fa_lock);
+	return 0;
+}
+
+/* Runs after every completed patch transition, also a reverted disable. */
+void foliotune_fa_post_patch(struct klp_object *obj)
+{
+	mutex_lock(&ft_fa_lock);
+	ft_fa_live = true;
+	mutex_unlock(&ft_fa_lock);
+}
+
+void foliotune_fa_pre_unpatch(struct klp_object *obj)
+{
+	ft_fa_deactivate();
+}
+
+/* Also the only callback after pre_patch when an enable is reverted. */
+void foliotune_fa_post_unpatch(struct klp_object *obj)
+{
+	ft_fa_deactivate();
+}
+
+int foliotune_fa_init(struct dentry *dir)
+{
+	int i, ret;
+
+	ret = register_kprobe(&ft_eviction_kp);
+	if (ret) {
+		pr_err("cannot probe workingset_eviction: %d\n", ret);
+		return ret;
+	}
+	ft_pageref_krp.maxactive = max_t(int, 64, 4 * num_possible_cpus());
+	ret = register_kretprobe(&ft_pageref_krp);
+	if (ret) {
+		pr_err("cannot probe folio_referenced: %d\n", ret);
+		goto err_eviction;
+	}
+
+	for (i = 0; i < ARRAY_SIZE(ft_fa_knobs); i++)
+		foliotune_knob_create(dir, &ft_fa_knobs[i]);
+	debugfs_create_file(FOLIOTUNE_AUTO_STATE_FILE, 0444, dir, NULL,
+			    &ft_fa_auto_state_fops);
+	return 0;
+
+err_eviction:
+	unregister_kprobe(&ft_eviction_kp);
+	return ret;
+}
+
+void foliotune_fa_exit(void)
+{
+	ft_fa_deactivate();
+	unregister_kretprobe(&ft_pageref_krp);
+	unregister_kprobe(&ft_eviction_kp);
+	if (ft_pageref_krp.nmissed)
+		pr_info("folio_referenced probe missed %d calls\n",
+			ft_pageref_krp.nmissed);
+}

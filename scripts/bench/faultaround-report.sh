@@ -1,0 +1,415 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# faultaround-report.sh DIR - turn the raw files of scripts/bench/faultaround.sh
+# (DIR/raw/) into DIR/results.md, and print it.  Needs only bash and a
+# POSIX awk (mawk is fine).
+#
+# Raw files (written by faultaround-guest.sh):
+#   SCEN.CONFIG.REP.rec   `foliotune record` file: knobs, wall time, exit
+#                         status, command, foliotune + /proc/vmstat deltas
+#   SCEN.CONFIG.REP.out   the program's output: ft_applaunch "round" and
+#                         "summary" lines, ft_seqread "read" lines
+#   SCEN.auto.REP.auto    fault_around_bytes sampled every second (auto runs)
+#   host-meta.txt, guest-meta.txt   "key value" lines
+# REP "warmup" runs are ignored.
+#
+# Figures per scenario and configuration are over the reps: min / median /
+# max of each run's value; "vs stock" = median(config) / median(stock).
+# The counter tables (the 2016 thread's table) show the median delta over
+# the reps of each counter.
+set -uo pipefail
+
+dir=${1:?usage: faultaround-report.sh RESULTS_DIR}
+raw=$dir/raw
+[ -d "$raw" ] || { echo "faultaround-report.sh: no $raw" >&2; exit 2; }
+
+shopt -s nullglob
+files=("$raw"/host-meta.txt "$raw"/guest-meta.txt "$raw"/*.rec "$raw"/*.out "$raw"/*.auto)
+[ ${#files[@]} -gt 2 ] || { echo "faultaround-report.sh: no runs in $raw" >&2; exit 2; }
+
+LC_ALL=C awk '
+function base(p,   n, a) { n = split(p, a, "/"); return a[n] }
+function nsort(v, n,   i, j, t) {
+	for (i = 2; i <= n; i++) {
+		t = v[i]
+		for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]
+		v[j + 1] = t
+	}
+}
+# stats(s, c, key): S_n, S_min, S_med, S_max of val[s, c, rep, key] over the reps
+function stats(s, c, key,   v, n, k, t) {
+	n = 0
+	for (k = 1; k <= ntag[s, c]; k++) {
+		t = tag[s, c, k]
+		if ((s, c, t, key) in val) v[++n] = val[s, c, t, key] + 0
+	}
+	nsort(v, n)
+	S_n = n
+	S_min = n ? v[1] : ""; S_max = n ? v[n] : ""
+	S_med = n ? ((n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2) : ""
+	return S_med
+}
+function med(s, c, key) { return stats(s, c, key) }
+function ms(x) { return x == "" ? "-" : sprintf("%.1f", x) }
+function num(x) { return x == "" ? "-" : (x == int(x) ? sprintf("%d", x) : sprintf("%.1f", x)) }
+function ratio(x, b) {
+	if (x == "" || b == "" || b == 0) return "-"
+	return sprintf("%.2f (%+.0f%%)", x / b, (x / b - 1) * 100)
+}
+function pctchg(x, b) {
+	if (x == "" || b == "") return ""
+	if (b == 0) return (x == 0) ? "" : " (n/a)"
+	return sprintf(" (%+.0f%%)", (x / b - 1) * 100)
+}
+function kb(b) { return (b >= 1048576 && b % 1048576 == 0) ? (b / 1048576) "M" : ((b >= 1024 && b % 1024 == 0) ? (b / 1024) "K" : b) }
+function warn(m) { W[++nw] = m }
+# kv(line, key): the value of key=VALUE in a "word key=value ..." line
+function kv(line, key,   i, n, a) {
+	n = split(line, a, " ")
+	for (i = 1; i <= n; i++) if (index(a[i], key "=") == 1) return substr(a[i], length(key) + 2)
+	return ""
+}
+
+FNR == 1 {
+	f = base(FILENAME)
+	kind = ""
+	if (f == "host-meta.txt" || f == "guest-meta.txt") kind = "meta"
+	else {
+		n = split(f, fp, ".")
+		if (n != 4) { kind = "skip"; next }
+		S = fp[1]; C = fp[2]; T = fp[3]; kind = fp[4]
+		if (T == "warmup") kind = "skip"
+		else {
+			if (!((S, C, T) in seen)) { seen[S, C, T] = 1; tag[S, C, ++ntag[S, C]] = T }
+			if (!(S in isscen)) isscen[S] = 1
+			if (!(C in isconf)) isconf[C] = 1
+		}
+	}
+}
+kind == "skip" { next }
+kind == "meta" { k = $1; $1 = ""; sub(/^ /, ""); if (!(k in meta)) meta[k] = $0; next }
+kind == "rec" {
+	if ($1 == "counter") {
+		key = ($2 == "foliotune" ? "ft:" : "vm:") $3
+		val[S, C, T, key] = $4
+		if ($2 == "vmstat") vmkey[$3] = 1
+		if ($4 != 0) moved[S, key] = 1
+	}
+	else if ($1 == "wall_seconds") val[S, C, T, "wall"] = $2
+	else if ($1 == "exit_code") val[S, C, T, "exit"] = $2
+	else if ($1 == "exit_signal") val[S, C, T, "exit"] = "signal " $2
+	else if ($1 == "module") val[S, C, T, "module"] = $2
+	else if ($1 == "knob") knobs[S, C, T] = knobs[S, C, T] " " $2 "=" $3
+	else if ($1 == "command" && !((S, C) in cmd)) { k = $0; sub(/^command /, "", k); cmd[S, C] = k }
+	else if ($1 == "set" && !((S, C, $2) in setseen)) { setseen[S, C, $2] = 1; sets[S, C] = sets[S, C] " -s " $2 "=" $3 }
+	next
+}
+kind == "out" {
+	if ($1 == "round") {
+		r = kv($0, "round")
+		val[S, C, T, "r" r ":avg"] = kv($0, "avg_ms")
+		val[S, C, T, "r" r ":max"] = kv($0, "max_ms")
+		val[S, C, T, "r" r ":majflt"] = kv($0, "majflt")
+		val[S, C, T, "r" r ":minflt"] = kv($0, "minflt")
+		split("cg_pgscan cg_pgsteal cg_workingset_refault_file cg_workingset_refault_anon cg_pgrefill cg_pgactivate cg_pgdeactivate", ck, " ")
+		for (i = 1; i in ck; i++) { x = kv($0, ck[i]); if (x != "") val[S, C, T, "r" r ":" ck[i]] = x }
+		if (r + 0 > nround) nround = r + 0
+		islaunch[S] = 1
+	} else if ($1 == "summary") {
+		val[S, C, T, "avg"] = kv($0, "avg_ms")
+		val[S, C, T, "max"] = kv($0, "max_ms")
+		val[S, C, T, "majflt"] = kv($0, "majflt")
+		val[S, C, T, "minflt"] = kv($0, "minflt")
+		x = kv($0, "oom_kill"); if (x != "") val[S, C, T, "oom"] = x
+		x = kv($0, "peak_kb"); if (x != "") val[S, C, T, "peak"] = x
+		val[S, C, T, "summary"] = 1
+	} else if ($1 == "config" && !(S in lconfig) && index($0, "apps=")) {
+		lconfig[S] = $0; sub(/^config /, "", lconfig[S])
+	} else if ($1 == "read") {
+		pt = kv($0, "pattern")
+		if (!(pt in ispat)) { ispat[pt] = 1; pats[++npat] = pt }
+		# several passes of one pattern: sum
+		val[S, C, T, "p:" pt ":minflt"] += kv($0, "minflt")
+		val[S, C, T, "p:" pt ":majflt"] += kv($0, "majflt")
+		val[S, C, T, "p:" pt ":ms"] += kv($0, "ms")
+		val[S, C, T, "p:" pt ":touched"] += kv($0, "touched")
+		isseq[S] = 1
+	} else if ($1 == "total") {
+		val[S, C, T, "summary"] = 1
+		val[S, C, T, "seq_ms"] = kv($0, "ms")
+		val[S, C, T, "seq_minflt"] = kv($0, "minflt")
+	} else if ($1 == "error") {
+		val[S, C, T, "error"] = $0
+	}
+	next
+}
+kind == "auto" {
+	# "SECONDS BYTES": windows in the order seen
+	if (NF == 2) {
+		w = kb($2)
+		if (autolast[S, C, T] != w) { autoseq[S, C, T] = autoseq[S, C, T] (autoseq[S, C, T] == "" ? "" : ">") w; autolast[S, C, T] = w }
+		autosecs[S, C, T] = $1
+	}
+	next
+}
+
+END {
+	ns = split("launch-zram launch-noswap launch-zram-classic launch-noswap-classic seqread", sord, " ")
+	for (k in isscen) { known = 0; for (i = 1; i <= ns; i++) if (sord[i] == k) known = 1; if (!known) sord[++ns] = k }
+	nc = split("stock fa4k mkold1 mkold2 auto", cord, " ")
+	for (k in isconf) { known = 0; for (i = 1; i <= nc; i++) if (cord[i] == k) known = 1; if (!known) cord[++nc] = k }
+
+	sdesc["launch-zram"] = "app launch, zram swap, MGLRU on (the seed: \"with swap\")"
+	sdesc["launch-noswap"] = "app launch, no swap, MGLRU on (the seed: \"without swap\")"
+	sdesc["launch-zram-classic"] = "app launch, zram swap, lru_gen disabled: classic active/inactive LRU, as the seed'"'"'s 3.18"
+	sdesc["launch-noswap-classic"] = "app launch, no swap, lru_gen disabled"
+	sdesc["seqread"] = "reads through a cached, mapped " meta["seq_mb"] " MiB xfs file, no memory pressure"
+	cdesc["stock"] = "fault_around_bytes=64K, mkold 0 (young pre-mapped PTEs: the stock x86 kernel)"
+	cdesc["fa4k"] = "fault_around_bytes=4K (fault-around off: the seed'"'"'s fix)"
+	cdesc["mkold1"] = "64K, fault_around_mkold=1: pre-mapped PTEs old except the faulting run (arm64'"'"'s behaviour)"
+	cdesc["mkold2"] = "64K, fault_around_mkold=2: only the faulting PTE young (Kirill Shutemov'"'"'s patch + its follow-up)"
+	cdesc["auto"] = "fault_around_auto=1, fault_around_auto_max_bytes=" meta["auto_max"] ", mkold 0"
+
+	ncpu = (meta["guest_cpus"] != "" ? meta["guest_cpus"] : meta["vcpus"])
+	tcg = (meta["accel"] == "kvm") ? "measured in a KVM guest, " ncpu " vCPUs" : \
+		"measured in a QEMU TCG guest (software emulation), " ncpu " vCPUs"
+	TCG = "_(" tcg ")_"
+
+	print "# foliotune: fault-around under memory pressure (the 2016 linux-mm app-launch measurements)"
+	print ""
+	print "**" tcg "** (guest CPU: " meta["guest_cpu_model"] "; host: " meta["host_cpu"] ", " meta["host_cpus"] " CPUs, load average " \
+		meta["host_loadavg_before"] " before, " meta["host_loadavg_after"] " after). Absolute times are emulator times, not hardware " \
+		"times, and other test boxes share the host CPUs: only ratios between runs of this boot mean anything, and small ratios are noise."
+	print ""
+	print "- command: `" meta["command"] "`"
+	print "- commit: `" meta["commit"] "` (" meta["commit_full"] ")"
+	print "- date: " meta["date"] " (guest: " meta["guest_date"] ")"
+	print "- guest: kernel " meta["guest_kernel"] ", " meta["guest_cpus"] " vCPUs, MemTotal " int(meta["guest_mem_kb"] / 1024) " MiB, read_ahead_kb " \
+		meta["read_ahead_kb"] ", THP `" meta["thp_enabled"] "`, lru_gen " meta["lru_gen"] " (default), zram " meta["zram_mb"] " MiB; module " meta["module_build"]
+	print "- parameters: BENCH_REPS=" meta["reps"] ", scenarios: " meta["only"] ", configurations: " meta["configs"] "; apps " meta["apps"] \
+		", rounds " meta["rounds"] ", per-app files " meta["app_mb"] " MiB, framework " meta["fw_mb"] " MiB, heap " meta["anon_mb"] \
+		" MiB per app, memcg memory.max " meta["limit_mb"] " MiB" (meta["launch_args"] != "" ? ", extra args `" meta["launch_args"] "`" : "") \
+		"; seqread " meta["seq_mb"] " MiB, patterns " meta["seq_patterns"] ", " meta["seq_passes"] " passes"
+	print "- run time: guest " meta["guest_seconds"] " s (setup " meta["setup_seconds"] " s, timed runs " meta["timed_phase_seconds"] " s), host " \
+		meta["host_seconds"] " s (estimate was " meta["estimate_seconds"] " s); test box exit status " meta["vmrun_exit"]
+	print "- method: one boot; for each rep, each scenario, each configuration (order rotated by one per rep) one run of " \
+		"`foliotune record -l SCEN.CONFIG -s KNOB=VALUE... -o raw/SCEN.CONFIG.REP.rec -- CMD` after syncfs of the xfs and compaction " \
+		"(ft_applaunch drops its files from the page cache itself); " \
+		(meta["warmup"] == "0" ? "no warm-up run" : "one unrecorded stock warm-up run first") ". Knobs each configuration sets:"
+	for (j = 1; j <= nc; j++) {
+		c = cord[j]; x = ""
+		for (i = 1; i <= ns && x == ""; i++) if ((sord[i], c) in sets) x = sets[sord[i], c]
+		if (x != "") print "  - **" c "**: " (c in cdesc ? cdesc[c] : "") (x != "" ? " - `" substr(x, 2) "`" : "")
+	}
+	split(meta["host_loadavg_before"], la, " "); split(meta["host_loadavg_after"], lb, " ")
+	if (meta["host_cpus"] > 0 && (la[1] > meta["host_cpus"] || lb[3] > meta["host_cpus"]))
+		warn("the host was busy (load average " la[1] " before, " lb[3] " over the last 15 min after, on " meta["host_cpus"] \
+			" CPUs): launch and read times are noisy, trust only differences larger than the spread of the reps; " \
+			"the counter deltas do not depend on the host load")
+	if (meta["fatal"] != "") warn("the guest script stopped early: " meta["fatal"])
+	if (meta["vmrun_exit"] != "" && meta["vmrun_exit"] != "0") warn("test box exit status " meta["vmrun_exit"] " (see raw/console.log)")
+
+	# ---- per-run checks ----
+	for (i = 1; i <= ns; i++) {
+		s = sord[i]
+		for (j = 1; j <= nc; j++) {
+			c = cord[j]
+			for (k = 1; k <= ntag[s, c]; k++) {
+				t = tag[s, c, k]; id = s "." c "." t
+				if (!((s, c, t, "exit") in val)) warn(id ": no record file (raw/" id ".rec)")
+				else if (val[s, c, t, "exit"] != "0") warn(id ": exit status " val[s, c, t, "exit"])
+				if ((s, c, t, "error") in val) warn(id ": " val[s, c, t, "error"])
+				if (!((s, c, t, "summary") in val)) warn(id ": no summary line in the output")
+				if (val[s, c, t, "oom"] > 0) warn(id ": " val[s, c, t, "oom"] " OOM kill(s) in the memcg: lower BENCH_ANON_MB or raise BENCH_LIMIT_MB")
+				if (val[s, c, t, "module"] != "" && val[s, c, t, "module"] != "loaded") warn(id ": module " val[s, c, t, "module"])
+				if (s in islaunch) {
+					# the point of the scenario: round 2 must reclaim and refault
+					last = "r" nround ":"
+					scan = val[s, c, t, last "cg_pgscan"] + 0; steal = val[s, c, t, last "cg_pgsteal"] + 0
+					rf = val[s, c, t, "vm:workingset_refault_file"] + val[s, c, t, "vm:workingset_refault_anon"]
+					if (nround < 2) warn(id ": only one round: nothing is launched again")
+					else if (scan <= 0 || steal <= 0 || rf <= 0) {
+						warn(id ": NO RECLAIM in round " nround " (memcg pgscan " scan ", pgsteal " steal ", workingset_refault " rf \
+							"): the memcg is too large for the apps; lower BENCH_LIMIT_MB")
+						noreclaim[s] = 1
+					}
+				}
+			}
+		}
+	}
+	if (nw) {
+		print ""
+		print "## Warnings"
+		print ""
+		for (k = 1; k <= nw; k++) print "- **WARNING** " W[k]
+	}
+
+	# ---- launch latency ----
+	for (i = 1; i <= ns; i++) {
+		s = sord[i]
+		if (!(s in islaunch)) continue
+		stats(s, "stock", "avg"); ba = S_med; bamin = S_min; bamax = S_max
+		stats(s, "stock", "max"); bm = S_med
+		r2 = "r" nround
+		b2a = med(s, "stock", r2 ":avg"); b2m = med(s, "stock", r2 ":max")
+		print ""
+		print "## " s ": launch latency " TCG
+		print ""
+		print sdesc[s] ". " meta["apps"] " apps launched one after another, " nround " rounds (round 1 cold launches, later rounds resume the " \
+			"apps still alive). Per run: avg and max over all launches; min / median / max of that over the reps; " \
+			"\"vs stock spread\": is the median avg of the configuration outside the range of the stock runs'"'"' avg? " \
+			"\"run wall s\": the whole ft_applaunch run, including the untimed use phases (where much of the thrashing happens) and the exits." \
+			(s in noreclaim ? " **No reclaim in the last round in some runs: see the warnings.**" : "")
+		print ""
+		print "| config | n | avg launch ms (min / med / max) | avg vs stock | vs stock spread | max launch ms (min / med / max) | max vs stock | round " nround " avg ms (med) | vs stock | round " nround " max ms (med) | vs stock | run wall s (med) |"
+		print "|---|---:|---|---:|---|---|---:|---:|---:|---:|---:|---:|"
+		for (j = 1; j <= nc; j++) {
+			c = cord[j]
+			if (!ntag[s, c]) continue
+			stats(s, c, "avg"); n = S_n; a = ms(S_min) " / **" ms(S_med) "** / " ms(S_max); am = S_med
+			spread = (c == "stock" || n == 0 || bamin == "") ? "-" : \
+				(am < bamin ? "faster than every stock run" : (am > bamax ? "slower than every stock run" : "inside"))
+			stats(s, c, "max"); m = ms(S_min) " / **" ms(S_med) "** / " ms(S_max); mm = S_med
+			x2a = med(s, c, r2 ":avg"); x2m = med(s, c, r2 ":max")
+			print "| " c " | " n " | " a " | " (c == "stock" ? "1" : ratio(am, ba)) " | " spread " | " m " | " (c == "stock" ? "1" : ratio(mm, bm)) \
+				" | " ms(x2a) " | " (c == "stock" ? "1" : ratio(x2a, b2a)) " | " ms(x2m) " | " (c == "stock" ? "1" : ratio(x2m, b2m)) \
+				" | " sprintf("%.1f", med(s, c, "wall")) " |"
+		}
+		# per round, memcg view
+		print ""
+		print "Per round (median over the reps; cg_* = deltas of the run'"'"'s memcg memory.stat over the round; faults = the apps'"'"' own getrusage):"
+		print ""
+		print "| config | round | avg ms | max ms | majflt | minflt | cg pgscan | cg pgsteal | cg refault file | cg refault anon | cg pgrefill | cg pgactivate | cg pgdeactivate |"
+		print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+		for (j = 1; j <= nc; j++) {
+			c = cord[j]
+			if (!ntag[s, c]) continue
+			for (r = 1; r <= nround; r++) {
+				p = "r" r ":"
+				print "| " c " | " r " | " ms(med(s, c, p "avg")) " | " ms(med(s, c, p "max")) " | " num(med(s, c, p "majflt")) " | " num(med(s, c, p "minflt")) \
+					" | " num(med(s, c, p "cg_pgscan")) " | " num(med(s, c, p "cg_pgsteal")) " | " num(med(s, c, p "cg_workingset_refault_file")) \
+					" | " num(med(s, c, p "cg_workingset_refault_anon")) " | " num(med(s, c, p "cg_pgrefill")) \
+					" | " num(med(s, c, p "cg_pgactivate")) " | " num(med(s, c, p "cg_pgdeactivate")) " |"
+			}
+		}
+	}
+
+	# ---- the seed table: /proc/vmstat + foliotune counters side by side ----
+	nrow = split("vm:workingset_refault_file vm:workingset_refault_anon vm:workingset_activate_file vm:workingset_activate_anon " \
+		"vm:pgpgin vm:pgpgout ft:pgpgoutclean vm:pswpin vm:pswpout vm:pgactivate vm:pgdeactivate " \
+		"ft:pageref_activate ft:pageref_activate_vm_exec ft:pageref_keep vm:pgmajfault vm:pgfault vm:pgrefill", rows, " ")
+	# every pgscan_*, pgsteal_*, allocstall_* /proc/vmstat has, sorted
+	nx = 0
+	for (k in vmkey) if (k ~ /^(pgscan|pgsteal|allocstall)_/) xk[++nx] = k
+	for (a = 2; a <= nx; a++) { tt = xk[a]; for (b = a - 1; b >= 1 && xk[b] > tt; b--) xk[b + 1] = xk[b]; xk[b + 1] = tt }
+	for (a = 1; a <= nx; a++) rows[++nrow] = "vm:" xk[a]
+	split("vm:slabs_scanned vm:pageoutrun ft:fa_events ft:fa_pages_mapped ft:fa_pages_mapped_old ft:fa_unmap_old_ptes " \
+		"ft:fa_unmap_young_ptes ft:fa_read_faults ft:fa_read_faults_near ft:fa_auto_changes", more, " ")
+	for (a = 1; a in more; a++) rows[++nrow] = more[a]
+
+	for (i = 1; i <= ns; i++) {
+		s = sord[i]
+		if (!ntag[s, "stock"] && !ntag[s, cord[1]]) continue
+		print ""
+		print "## " s ": /proc/vmstat and foliotune counters, as in the 2016 thread " TCG
+		print ""
+		print "Median over the reps of each counter'"'"'s delta over the whole run (both rounds); (%) = vs stock. `foliotune:` rows are the module'"'"'s " \
+			"counters (pgpgoutclean and pageref_* are the seed'"'"'s four debug counters, counted by kprobes on the stock kernel). " \
+			(s in islaunch ? "The pressure here is the memcg limit: 6.12 counts memcg limit reclaim in pgscan_anon/file and pgsteal_anon/file " \
+			"but not in pgscan_/pgsteal_kswapd/direct, pgrefill or allocstall_* (mm/vmscan.c: only if !cgroup_reclaim()), so those " \
+			"rows of the seed stay 0 or absent; the memcg'"'"'s own pgscan/pgsteal/pgrefill are in the per-round table above. " : "") \
+			"pgscan_*/pgsteal_*/allocstall_* rows that never moved in this scenario are left out."
+		line = "| counter |"; sep = "|---|"
+		for (j = 1; j <= nc; j++) if (ntag[s, cord[j]]) { line = line " " cord[j] " |"; sep = sep "---:|" }
+		print ""
+		print line
+		print sep
+		for (a = 1; a <= nrow; a++) {
+			key = rows[a]
+			if (key ~ /^vm:(pgscan|pgsteal|allocstall)_/ && !((s, key) in moved)) continue
+			nm = key; sub(/^vm:/, "", nm); sub(/^ft:/, "foliotune: ", nm)
+			base0 = med(s, "stock", key)
+			line = "| " nm " |"; any = 0
+			for (j = 1; j <= nc; j++) {
+				c = cord[j]
+				if (!ntag[s, c]) continue
+				x = med(s, c, key)
+				if (x != "") any = 1
+				line = line " " num(x) (c == "stock" ? "" : pctchg(x, base0)) " |"
+			}
+			if (any) print line
+		}
+	}
+
+	# ---- seqread ----
+	for (i = 1; i <= ns; i++) {
+		s = sord[i]
+		if (!(s in isseq)) continue
+		print ""
+		print "## " s ": fault-around'"'"'s own case, no memory pressure " TCG
+		print ""
+		print sdesc[s] ": the file is read into the page cache with read(2) first, then per pattern one mmap + touch + munmap. " \
+			"Per run, minor faults (getrusage) and time of the touch loop summed over the " meta["seq_passes"] " passes of a pattern; " \
+			"minflt: median over the reps, time: min / median / max over the reps."
+		print ""
+		print "| pattern | config | n | touched pages | minflt (med) | minflt vs stock | ms (min / med / max) | ms vs stock | ns per page (med) |"
+		print "|---|---|---:|---:|---:|---:|---|---:|---:|"
+		for (q = 1; q <= npat; q++) {
+			pt = pats[q]
+			bmin = med(s, "stock", "p:" pt ":minflt"); bms = med(s, "stock", "p:" pt ":ms")
+			for (j = 1; j <= nc; j++) {
+				c = cord[j]
+				if (!ntag[s, c]) continue
+				mf = med(s, c, "p:" pt ":minflt"); tc = med(s, c, "p:" pt ":touched")
+				stats(s, c, "p:" pt ":ms"); n = S_n; msv = ms(S_min) " / **" ms(S_med) "** / " ms(S_max); mm = S_med
+				print "| " pt " | " c " | " n " | " num(tc) " | " num(mf) " | " (c == "stock" ? "1" : ratio(mf, bmin)) " | " msv " | " \
+					(c == "stock" ? "1" : ratio(mm, bms)) " | " (tc > 0 ? sprintf("%.0f", mm * 1e6 / tc) : "-") " |"
+			}
+		}
+	}
+
+	# ---- auto mode: windows it chose ----
+	hdr = 0
+	for (i = 1; i <= ns; i++) {
+		s = sord[i]
+		for (k = 1; k <= ntag[s, "auto"]; k++) {
+			t = tag[s, "auto", k]
+			if (!((s, "auto", t) in autoseq)) continue
+			if (!hdr) {
+				print ""
+				print "## fault_around_auto: the windows it chose"
+				print ""
+				print "fault_around_bytes sampled once a second during each auto run (consecutive repeats collapsed)."
+				print ""
+				print "| scenario | rep | samples (s) | fault_around_bytes over time | fa_auto_changes |"
+				print "|---|---:|---:|---|---:|"
+				hdr = 1
+			}
+			print "| " s " | " t " | " autosecs[s, "auto", t] " | " autoseq[s, "auto", t] " | " num(val[s, "auto", t, "ft:fa_auto_changes"]) " |"
+		}
+	}
+
+	# ---- commands ----
+	print ""
+	print "## Exact commands"
+	print ""
+	print "Host: `" meta["command"] "` at commit `" meta["commit"] "`. In the guest, per run:"
+	print ""
+	for (i = 1; i <= ns; i++) {
+		s = sord[i]
+		for (j = 1; j <= nc; j++) {
+			c = cord[j]
+			if (!((s, c) in cmd)) continue
+			print "- " s "." c ": `userspace/foliotune record -l " s "." c sets[s, c] " -o raw/" s "." c ".REP.rec -- " cmd[s, c] "`"
+		}
+	}
+	for (i = 1; i <= ns; i++) if (sord[i] in lconfig) {
+		print ""
+		print "ft_applaunch reported: `" lconfig[sord[i]] "` (wset_file_pages: file pages the apps touch, summed over the apps)"
+		break
+	}
+}
+' "${files[@]}" > "$dir/results.md.tmp" || exit 2
+mv "$dir/results.md.tmp" "$dir/results.md"
+cat "$dir/results.md"

@@ -1,0 +1,297 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The fault-around tuner (module/faultaround.c): knob rules, restore of the
+# kernel's window, PTE state after one read fault per fault_around_mkold
+# mode (smaps Referenced vs Rss), the counters, data integrity while the
+# knobs flip, the kprobe counters under classic LRU reclaim in a memcg, and
+# the auto mode converging on synthetic workloads.
+. "$(dirname "$0")/../lib.sh"
+
+P=$FT_REPO/tests/progs/ft_faultaround
+KDBG=/sys/kernel/debug/fault_around_bytes
+D=$FT_DEBUGFS
+T=/tmp/ft-fa-tmpfs		# tmpfs, huge=never: order-0 page cache
+X=""				# xfs: large folios from big writes
+XIMG=/tmp/ft-fa-img
+LRU_GEN=/sys/kernel/mm/lru_gen/enabled
+CG=/sys/fs/cgroup/ft-fa
+
+write_raw() { "$FT_REPO/tests/tools/ft_write" "$@"; }
+knob() { cat "$D/$1"; }
+kval() { cat "$KDBG"; }
+
+[ -x "$P" ] || { not_ok "faultaround: helper" "$P missing (make progs)"; exit 0; }
+[ -r "$KDBG" ] || { not_ok "faultaround: kernel debugfs" "$KDBG missing"; exit 0; }
+
+lru_gen_orig=$(cat "$LRU_GEN" 2>/dev/null)
+cleanup() {
+	[ -n "$lru_gen_orig" ] && echo "$lru_gen_orig" > "$LRU_GEN"
+	[ -d "$CG" ] && rmdir "$CG" 2>/dev/null
+	mountpoint -q "$T" && umount "$T"
+	if [ "$X" = /tmp/ft-fa-xfs ]; then
+		umount "$X"
+		rm -f "$XIMG"
+	fi
+	return 0
+}
+trap cleanup EXIT
+
+ft_unload
+orig=$(kval)
+log "faultaround: kernel fault_around_bytes at start: $orig"
+ft_load || { not_ok "faultaround: load" "insmod failed"; exit 0; }
+
+# ---- knobs: defaults, modes, kernel rules ----
+check_eq "faultaround: fault_around_bytes reads the kernel's value" "$orig" "$(knob fault_around_bytes)"
+check_eq "faultaround: defaults: mkold, auto, auto max, period" "0 0 65536 1000" \
+	"$(echo $(<"$D/fault_around_mkold") $(<"$D/fault_around_auto") \
+		$(<"$D/fault_around_auto_max_bytes") $(<"$D/fault_around_auto_period_ms"))"
+check_eq "faultaround: knobs 0600, state 0444" "600 600 600 600 600 444" \
+	"$(cd "$D" && stat -c %a fault_around_bytes fault_around_mkold fault_around_auto \
+		fault_around_auto_max_bytes fault_around_auto_period_ms fault_around_auto_state | tr '\n' ' ' | sed 's/ $//')"
+
+# wr KNOB VALUE RESULT READBACK: one write(2) answers RESULT (OK or the
+# errno), and the knob then reads READBACK.
+wr() {
+	local r v
+	r=$(write_raw "$D/$1" "$2")
+	v=$(<"$D/$1")
+	check_eq "faultaround: $1 '$2' -> $3, reads $4" "$3 $4" "$r $v"
+}
+# The rules of mm/memory.c fault_around_bytes_set(): > PTRS_PER_PTE pages
+# EINVAL, < PAGE_SIZE -> PAGE_SIZE, rounddown_pow_of_two; the kernel's own
+# debugfs file reads what we set.
+for c in 0:4096 1:4096 4095:4096 4097:4096 8192:8192 12288:8192 65535:32768 \
+	65536:65536 1048577:1048576 2097152:2097152 2101247:2097152 '16384\n':16384; do
+	wr fault_around_bytes "${c%:*}" OK "${c##*:}"
+	check_eq "faultaround: kernel debugfs agrees after '${c%:*}'" "${c##*:}" "$(<"$KDBG")"
+done
+for v in 2101248 4194304 18446744073709551615 99999999999999999999999 '' -1 0x1000 4K ' 4096'; do
+	r=$(write_raw "$D/fault_around_bytes" "$v")
+	case "$r" in EINVAL|ERANGE) r=ok ;; esac
+	check_eq "faultaround: fault_around_bytes rejects '$v', unchanged" "ok 16384 16384" \
+		"$r $(<"$D/fault_around_bytes") $(<"$KDBG")"
+done
+for c in 0:4096 12288:8192 2101247:2097152 65536:65536; do
+	wr fault_around_auto_max_bytes "${c%:*}" OK "${c##*:}"
+done
+wr fault_around_auto_max_bytes 2101248 EINVAL 65536
+echo 32768 > "$KDBG"
+check_eq "faultaround: fault_around_bytes follows a kernel debugfs write" 32768 "$(<"$D/fault_around_bytes")"
+
+wr fault_around_mkold 1 OK 1
+wr fault_around_mkold 2 OK 2
+wr fault_around_mkold 3 EINVAL 2
+wr fault_around_mkold -1 EINVAL 2
+wr fault_around_mkold 0 OK 0
+wr fault_around_auto_period_ms 100 OK 100
+wr fault_around_auto_period_ms 99 EINVAL 100
+wr fault_around_auto_period_ms 60001 EINVAL 100
+wr fault_around_auto_period_ms 60000 OK 60000
+wr fault_around_auto_period_ms 1000 OK 1000
+wr fault_around_auto 2 EINVAL 0
+wr fault_around_auto 1 OK 1
+echo 8192 > "$D/fault_around_bytes"
+check_eq "faultaround: writing fault_around_bytes turns auto off, sets the window" \
+	"0 8192" "$(<"$D/fault_around_auto") $(<"$KDBG")"
+
+# ---- restore of the kernel's window ----
+ft_unload
+check_eq "faultaround: rmmod restores the kernel's window" "$orig" "$(kval)"
+ft_load || { not_ok "faultaround: reload" "insmod failed"; exit 0; }
+echo 8192 > "$D/fault_around_bytes"
+echo 0 > "$FT_LIVEPATCH/enabled" && loop_until 60 ft_livepatch_gone
+check_eq "faultaround: disabling the patch restores it (module still loaded)" "$orig" "$(kval)"
+check_eq "faultaround: knobs refuse writes once the patch is disabled" ENODEV \
+	"$(write_raw "$D/fault_around_bytes" 8192)"
+check_eq "faultaround: ... and change nothing" "$orig" "$(kval)"
+rmmod foliotune && loop_until 30 ft_module_gone
+ft_load || { not_ok "faultaround: reload" "insmod failed"; exit 0; }
+echo 8192 > "$D/fault_around_bytes"
+echo 16384 > "$KDBG"
+ft_unload
+check_eq "faultaround: a newer kernel-debugfs choice is not overwritten at unload" 16384 "$(kval)"
+echo "$orig" > "$KDBG"
+ft_load || { not_ok "faultaround: reload" "insmod failed"; exit 0; }
+
+# ---- files ----
+mkdir -p "$T" && mount -t tmpfs -o size=160m,huge=never ft-fa "$T" ||
+	{ not_ok "faultaround: tmpfs" "mount failed"; exit 0; }
+if mountpoint -q "$FT_XFS"; then
+	X=$FT_XFS/ft-fa
+	mkdir -p "$X"
+else
+	modprobe xfs && modprobe loop && truncate -s 320M "$XIMG" &&
+		mkfs.xfs -q -f "$XIMG" && mkdir -p /tmp/ft-fa-xfs &&
+		mount -o loop "$XIMG" /tmp/ft-fa-xfs && X=/tmp/ft-fa-xfs
+fi
+check "faultaround: an xfs for large folios" test -n "$X"
+"$P" prep "$T/small" 8 && "$P" prep "$T/rand" 32 ||
+	not_ok "faultaround: tmpfs files" "prep failed"
+[ -n "$X" ] && { "$P" prep "$X/large" 8 && "$P" prep "$X/big" 48 ||
+	not_ok "faultaround: xfs files" "prep failed"; }
+echo 65536 > "$D/fault_around_bytes"
+
+# ---- PTE state and counters after one read fault ----
+# field NAME LINE: the value of NAME=N in LINE
+field() { [[ " $2" =~ \ $1=([0-9-]+) ]] && echo "${BASH_REMATCH[1]}"; }
+# order-0 page cache: 16 PTEs, the faulting one young unless mkold = 0.
+for c in 0:64:0 1:4:15 2:4:15; do
+	IFS=: read -r m ref old <<< "$c"
+	echo "$m" > "$D/fault_around_mkold"
+	for pg in 0 37; do
+		r=$("$P" fault "$T/small" $pg)
+		log "tmpfs mkold=$m page $pg: $r"
+		check_eq "faultaround: tmpfs mkold=$m: 64 kB mapped" 64 "$(field rss_kb "$r")"
+		check_eq "faultaround: tmpfs mkold=$m: Referenced $ref kB" "$ref" "$(field referenced_kb "$r")"
+		check_eq "faultaround: tmpfs mkold=$m: fa_events +1" 1 "$(field fa_events "$r")"
+		check_eq "faultaround: tmpfs mkold=$m: fa_read_faults +1" 1 "$(field fa_read_faults "$r")"
+		check_eq "faultaround: tmpfs mkold=$m: fa_pages_mapped +15" 15 "$(field fa_pages_mapped "$r")"
+		check_eq "faultaround: tmpfs mkold=$m: fa_pages_mapped_old +$old" "$old" "$(field fa_pages_mapped_old "$r")"
+	done
+done
+# Large folios: mode 1 keeps the faulting folio's run young, mode 2 only
+# the faulting page.
+if [ -n "$X" ]; then
+	for m in 0 1 2; do
+		echo "$m" > "$D/fault_around_mkold"
+		r=$("$P" fault "$X/large" 37)
+		log "xfs mkold=$m page 37: $r"
+		ref=$(field referenced_kb "$r") old=$(field fa_pages_mapped_old "$r")
+		check_eq "faultaround: xfs mkold=$m: 64 kB mapped" 64 "$(field rss_kb "$r")"
+		check_eq "faultaround: xfs mkold=$m: fa_pages_mapped +15" 15 "$(field fa_pages_mapped "$r")"
+		case $m in
+		0) check_eq "faultaround: xfs mkold=0: Referenced 64 kB" 64 "$ref"
+		   check_eq "faultaround: xfs mkold=0: nothing mapped old" 0 "$old" ;;
+		1) check "faultaround: xfs mkold=1: Referenced is the faulting run (4..64 kB, got $ref)" \
+			test "$ref" -ge 4 -a "$ref" -le 64
+		   check_eq "faultaround: xfs mkold=1: old = the rest" $(( 15 - ref / 4 + 1 )) "$old" ;;
+		2) check_eq "faultaround: xfs mkold=2: Referenced 4 kB" 4 "$ref"
+		   check_eq "faultaround: xfs mkold=2: 15 mapped old" 15 "$old" ;;
+		esac
+	done
+fi
+
+# ---- usefulness counters: MADV_PAGEOUT unmaps without clearing young ----
+echo 2 > "$D/fault_around_mkold"
+r=$("$P" fault "$T/small" 100 pageout)
+log "tmpfs pageout mkold=2: $r"
+# tmpfs pages need swap to be paged out: only the unmap is counted, if any
+for f in ${X:+"$X/large"}; do
+	r=$("$P" fault "$f" 37 pageout)
+	log "xfs pageout mkold=2: $r"
+	check_eq "faultaround: pageout counts the young faulting PTE" 1 "$(field fa_unmap_young_ptes "$r")"
+	check_eq "faultaround: pageout counts 15 old pre-mapped PTEs" 15 "$(field fa_unmap_old_ptes "$r")"
+done
+if [ -n "$X" ]; then
+	"$P" prep "$X/small" 8 order0
+	r=$("$P" fault "$X/small" 37 pageout)
+	log "xfs order-0 pageout mkold=2: $r"
+	check_eq "faultaround: order-0 pageout: 1 young" 1 "$(field fa_unmap_young_ptes "$r")"
+	check_eq "faultaround: order-0 pageout: 15 old" 15 "$(field fa_unmap_old_ptes "$r")"
+	echo 0 > "$D/fault_around_mkold"
+	"$P" prep "$X/small" 8 order0
+	r=$("$P" fault "$X/small" 37 pageout)
+	check_eq "faultaround: no unmap counting while tuning is off" "0 0" \
+		"$(field fa_unmap_young_ptes "$r") $(field fa_unmap_old_ptes "$r")"
+fi
+echo 0 > "$D/fault_around_mkold"
+
+# ---- data integrity while mkold and the window flip ----
+flip() {
+	local i=0 sizes=(4096 16384 65536 2097152 8192 32768)
+	while :; do
+		echo $((i % 3)) > "$D/fault_around_mkold"
+		echo "${sizes[i % 6]}" > "$D/fault_around_bytes"
+		i=$((i + 1))
+		sleep 0.1
+	done
+}
+flip & flipper=$!
+pids=()
+for f in "$T/rand" ${X:+"$X/big"}; do
+	"$P" verify "$f" 10 > "$f.verify" 2>&1 & pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p"; done
+kill "$flipper"; wait "$flipper" 2>/dev/null
+for f in "$T/rand" ${X:+"$X/big"}; do
+	r=$(cat "$f.verify")
+	log "verify $f: $r"
+	check "faultaround: data intact while knobs flip ($f: $r)" grep -q '^ok ' "$f.verify"
+done
+echo 0 > "$D/fault_around_mkold"
+echo 65536 > "$D/fault_around_bytes"
+
+# ---- the 2016 counters under classic LRU reclaim in a memcg ----
+if [ -n "$X" ] && [ -w "$LRU_GEN" ]; then
+	mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
+	echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+	echo n > "$LRU_GEN"
+	mkdir -p "$CG" && echo 16M > "$CG/memory.max"
+	"$P" drop "$X/big"	# not drop_caches: see ft_faultaround.c
+	pr_names="pgpgoutclean pageref_activate pageref_activate_vm_exec pageref_keep"
+	c0=$(for n in $pr_names; do ft_counter $n; done)
+	# one young PTE: keep; two (two maps): activate; PROT_EXEC: vm_exec
+	(
+		echo $BASHPID > "$CG/cgroup.procs"
+		"$P" touch seq "$X/big" 2 > /dev/null
+		"$P" touch seq "$X/big" 2 dual > /dev/null
+		"$P" touch seq "$X/big" 2 exec > /dev/null
+		cat "$X/big" > /dev/null
+	)
+	c1=$(for n in $pr_names; do ft_counter $n; done)
+	# shellcheck disable=SC2086
+	set -- $c0 $c1
+	log "$pr_names before: $(echo $c0) after: $(echo $c1)"
+	check "faultaround: pgpgoutclean moves under memcg reclaim" test "$5" -gt "$1"
+	check "faultaround: pageref_keep moves (one young PTE)" test "$8" -gt "$4"
+	check "faultaround: pageref_activate moves beyond vm_exec (two young PTEs)" \
+		test $(( $6 - $2 )) -gt $(( $7 - $3 ))
+	check "faultaround: pageref_activate_vm_exec moves (PROT_EXEC map)" test "$7" -gt "$3"
+	echo "$lru_gen_orig" > "$LRU_GEN"
+	rmdir "$CG"
+else
+	not_ok "faultaround: kprobe counters" "no xfs or no $LRU_GEN"
+fi
+
+# ---- auto mode ----
+# The test's own processes fault too (exec: "random" faults), so every
+# phase runs its workload until its check is done.
+auto_state() { sed -n "s/^$1 //p" "$D/fault_around_auto_state"; }
+is_window() { [ "$(<"$KDBG")" = "$1" ]; }
+stop_wl() { kill "$wl" 2>/dev/null; wait "$wl" 2>/dev/null; }
+echo 200 > "$D/fault_around_auto_period_ms"
+echo 65536 > "$D/fault_around_auto_max_bytes"
+echo 65536 > "$D/fault_around_bytes"
+echo 1 > "$D/fault_around_auto"
+"$P" touch rand "$T/rand" 30 > /dev/null & wl=$!
+check "faultaround: auto shrinks to 4K under random sparse faults" loop_until 12 is_window 4096
+check_eq "faultaround: auto state: random" random "$(auto_state reason | sed 's/[: ].*//')"
+log "auto after random: $(tr '\n' ';' < "$D/fault_around_auto_state")"
+stop_wl
+"$P" touch seq "$T/rand" 30 > /dev/null & wl=$!
+check "faultaround: auto grows to the max under sequential faults" loop_until 12 is_window 65536
+log "auto after sequential: $(tr '\n' ';' < "$D/fault_around_auto_state")"
+echo 16384 > "$D/fault_around_auto_max_bytes"
+check "faultaround: auto clamps to a lowered max" loop_until 5 is_window 16384
+sleep 1
+check_eq "faultaround: ... and stays there (sequential, at max)" 16384 "$(<"$KDBG")"
+c1=$(ft_counter fa_auto_changes)
+periods=$(auto_state periods) changes=$(auto_state changes)
+c2=$(ft_counter fa_auto_changes)
+stop_wl
+check "faultaround: at most one change per period ($changes changes, $periods periods)" \
+	test "$changes" -ge 9 -a "$changes" -le "$periods"
+check "faultaround: fa_auto_changes counts them ($c1 <= $changes <= $c2)" \
+	test "$c1" -le "$changes" -a "$changes" -le "$c2"
+echo 8192 > "$D/fault_around_bytes"
+echo 1 > "$D/fault_around_auto"
+sleep 0.5
+echo 0 > "$D/fault_around_auto"
+check_eq "faultaround: turning auto off restores the window it started from" 8192 "$(<"$KDBG")"
+check_eq "faultaround: auto state says off" off "$(auto_state decision)"
+echo 1 > "$D/fault_around_auto"
+log "faultaround: unloading with auto on"
+ft_unload
+check_eq "faultaround: unload with auto on restores the kernel's window" "$orig" "$(<"$KDBG")"
