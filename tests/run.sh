@@ -41,16 +41,21 @@ guest_suite() {
 	truncate -s 1G "$disk" && mkfs.xfs -q -f "$disk" || {
 		echo "not ok - guest $name: scratch xfs # mkfs.xfs failed" | emit; return; }
 	local out=$logs/guest-$name.out
-	"${vmrun[@]}" -d "$disk" -l "$logs/console-$name.log" "${opts[@]}" \
+	local rundir_file=$logs/rundir-$name
+	rm -f "$rundir_file"
+	"${vmrun[@]}" -d "$disk" -l "$logs/console-$name.log" -R "$rundir_file" "${opts[@]}" \
 		-s tests/guest/suite.sh "${args[@]}" > "$out" 2>&1
 	local rc=$?
 	local rundir
-	rundir=$(readlink -f build/vm/runs/last)
+	rundir=$(cat "$rundir_file" 2>/dev/null)
 	[ -f "$rundir/results.tap" ] && emit < "$rundir/results.tap"
 	case $rc in
 	0) echo "ok - guest $name: boot, run, clean console" | emit ;;
 	250) echo "not ok - guest $name: died before the command started, retries exhausted" | emit ;;
-	251) echo "not ok - guest $name: kernel crashed or timed out while tests ran (see $logs/console-$name.log)" | emit ;;
+	251) echo "not ok - guest $name: kernel crashed or timed out while tests ran (see $logs/console-$name.log)" | emit
+	     # CI keeps only this output: show what the kernel said last.
+	     echo "# last console lines of guest $name:"
+	     grep -vE '^VMRUN_' "$logs/console-$name.log" | tail -60 | sed 's/^/#   /' ;;
 	252) echo "not ok - guest $name: console gate found kernel errors (see $logs/console-$name.log)" | emit
 	     grep -A40 'console gate' "$out" | head -40 ;;
 	*) echo "not ok - guest $name: suite exit status $rc" | emit ;;
