@@ -145,7 +145,7 @@ kind == "bt" {
 }
 
 END {
-	nb = split("seed filera file2m file2m-shift order0 lazyfree shmem16k shmem64k shmem128k shmem2m", order, " ")
+	nb = split("seed filera file2m file2m-shift order0 lazyfree shmem16k shmem64k shmem128k shmem2m shmem2m-pte", order, " ")
 	# anything else found in raw/ goes last
 	for (k in isbench) { known = 0; for (i = 1; i <= nb; i++) if (order[i] == k) known = 1; if (!known) order[++nb] = k }
 
@@ -159,15 +159,16 @@ END {
 	desc["shmem64k"] = "as shmem16k with 64 KiB folios"
 	desc["shmem128k"] = "as shmem16k with 128 KiB folios"
 	desc["shmem2m"] = "as shmem16k with 2 MiB folios; 2 MiB-aligned, so PMD-mapped (reclaim zaps the PMD, no PTE walk)"
+	desc["shmem2m-pte"] = "as shmem2m, then MADV_DONTNEED, PR_SET_THP_DISABLE and re-touch: the same 2 MiB folios mapped by 512 PTEs each"
 	# known reasons for a case that cannot reach the PTE path
 	why["shmem2m"] = " (expected: the folios are PMD-mapped and reclaim removes the PMD mapping in split_huge_pmd_address() " \
-		"before any PTE walk, in both modes; a PTE-mapped shmem 2 MiB case needs the benchmark to remap it with PTEs, " \
-		"e.g. MADV_NOHUGEPAGE + MADV_DONTNEED + re-touch)"
+		"before any PTE walk, in both modes; shmem2m-pte is the PTE-mapped case)"
 	# expected batch-size counter in batched runs ("any" = any order >= 1, "none" = order-0 only)
 	expect["seed"] = "any"; expect["filera"] = "any"; expect["file2m"] = "unmap_batch_order9"
 	expect["file2m-shift"] = "unmap_batch_order8"; expect["order0"] = "none"; expect["lazyfree"] = "unmap_batch_order4"
 	expect["shmem16k"] = "unmap_batch_order2"; expect["shmem64k"] = "unmap_batch_order4"
 	expect["shmem128k"] = "unmap_batch_order5"; expect["shmem2m"] = "unmap_batch_order9"
+	expect["shmem2m-pte"] = "unmap_batch_order9"
 
 	tcg = (meta["accel"] == "kvm") ? "measured in a KVM guest, " meta["vcpus"] " vCPUs" : \
 		"measured in a QEMU TCG guest (software emulation), " (meta["guest_cpus"] != "" ? meta["guest_cpus"] : meta["vcpus"]) " vCPUs"

@@ -27,7 +27,7 @@
 #   BENCH_SIZE_MB   object size of the reclaim benchmarks (default 256)
 #   BENCH_ONLY      benchmarks to run, comma/space separated (default: all of
 #                   seed filera file2m file2m-shift order0 lazyfree shmem16k
-#                   shmem64k shmem128k shmem2m, plus the phases overhead and
+#                   shmem64k shmem128k shmem2m shmem2m-pte, plus the phases overhead and
 #                   trace)
 #   BENCH_OVERHEAD  benchmarks of the overhead phase (default "seed order0")
 #   BENCH_TRACE_REPS  bpftrace runs per benchmark and mode (default 1; 0 = none)
@@ -44,7 +44,7 @@ repo=${FT_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 REPS=${BENCH_REPS:-5}
 SECS=${BENCH_SECONDS:-10}
 SIZE=${BENCH_SIZE_MB:-256}
-ALL="seed filera file2m file2m-shift order0 lazyfree shmem16k shmem64k shmem128k shmem2m"
+ALL="seed filera file2m file2m-shift order0 lazyfree shmem16k shmem64k shmem128k shmem2m shmem2m-pte"
 ONLY=$(echo "${BENCH_ONLY:-all}" | tr ',' ' ')
 case " $ONLY " in *" all "*) ONLY="$ONLY $ALL overhead trace" ;; esac
 OVERHEAD=$(echo "${BENCH_OVERHEAD:-seed order0}" | tr ',' ' ')
@@ -125,6 +125,9 @@ bench_cmd() {
 	shmem64k)  CMD=("$RB" -s "$SIZE" -M shmem -z 64 -R) ;;
 	shmem128k) CMD=("$RB" -s "$SIZE" -M shmem -z 128 -R) ;;
 	shmem2m)   CMD=("$RB" -s "$SIZE" -M shmem -z 2048 -R) ;;
+	# the same folios re-mapped by PTEs (ft_reclaim_bench -P: zap, THP off
+	# for the process, touch again): runs of 512 in one page table.
+	shmem2m-pte) CMD=("$RB" -s "$SIZE" -M shmem -z 2048 -P -R) ;;
 	*) return 1 ;;
 	esac
 }

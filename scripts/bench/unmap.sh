@@ -59,7 +59,7 @@ secs=${BENCH_SECONDS:-10}
 size=${BENCH_SIZE_MB:-256}
 only=$(echo "${BENCH_ONLY:-all}" | tr ',' ' ')
 nb=0
-for b in seed filera file2m file2m-shift order0 lazyfree shmem16k shmem64k shmem128k shmem2m; do
+for b in seed filera file2m file2m-shift order0 lazyfree shmem16k shmem64k shmem128k shmem2m shmem2m-pte; do
 	case " $only " in *" all "* | *" $b "*) nb=$((nb + 1)) ;; esac
 done
 nov=0

@@ -22,13 +22,18 @@
  *                  the per-size knobs to anonymous shmem, which includes files
  *                  unlinked when mmap()ed (memfd); a linked tmpfs file gets PMD
  *                  size or nothing.  Reclaiming shmem needs swap.
+ *                  -P (with -M shmem): after populating, zap the mappings
+ *                  (MADV_DONTNEED keeps shmem data), set PR_SET_THP_DISABLE
+ *                  and touch again: do_set_pmd() now refuses, so finish_fault()
+ *                  maps each 2 MiB folio with 512 PTEs in one page table,
+ *                  which reclaim unmaps through try_to_unmap_one().
  *
  * Every sysfs knob touched is restored, the memcg removed and the file
  * deleted on every exit path.
  *
  * Usage: ft_reclaim_bench [-d DIR] [-s MB] [-x FRACTION] [-H] [-U KB]
  *                         [-b RA_SYSFS -B KB] [-C CGROOT] [-R]
- *                         [-L] [-M shmem|memfd] [-z KB]
+ *                         [-L] [-M shmem|memfd] [-z KB] [-P]
  *
  * Output ends with machine-readable lines, e.g.:
  *   reclaim_request_kb 209715
@@ -48,6 +53,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 
 #define THP_SYSFS "/sys/kernel/mm/transparent_hugepage"
 
@@ -63,6 +69,7 @@ static struct {
 	const char *ra_kb;
 	const char *cgroot;
 	bool report;
+	bool pte_map;
 	enum mode mode;
 	int mthp_kb;
 } opt = {
@@ -119,7 +126,8 @@ static void usage(FILE *f)
 		"  -R            report the folio order mix before reclaim\n"
 		"  -L            lazyfree mode: anon 64 KiB mTHP + MADV_FREE\n"
 		"  -M shmem|memfd  shared memory mode with -z KB mTHP (needs swap)\n"
-		"  -z KB         mTHP size for -M (16, 64, 128, 2048; default 64)\n");
+		"  -z KB         mTHP size for -M (16, 64, 128, 2048; default 64)\n"
+		"  -P            with -M shmem: re-map the populated folios by PTEs\n");
 }
 
 int main(int argc, char **argv)
@@ -136,7 +144,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	opt.dir = getenv("FT_XFS") ? getenv("FT_XFS") : "/mnt/ft-xfs";
 	opt.mthp_kb = 64;
-	while ((ch = getopt(argc, argv, "d:s:x:HU:b:B:C:RLM:z:h")) != -1) {
+	while ((ch = getopt(argc, argv, "d:s:x:HU:b:B:C:RLM:z:Ph")) != -1) {
 		switch (ch) {
 		case 'd': opt.dir = optarg; break;
 		case 's': opt.size = (size_t)strtoul(optarg, NULL, 0) * FT_MB; break;
@@ -159,11 +167,13 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'z': opt.mthp_kb = atoi(optarg); break;
+		case 'P': opt.pte_map = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
 	if (!opt.size || opt.frac <= 0 || opt.frac > 1 || opt.shift_kb >= 2048 ||
+	    (opt.pte_map && opt.mode != M_SHMEM) ||
 	    (opt.shift_kb > 0 && opt.shift_kb % 4)) {
 		usage(stderr);
 		return 2;
@@ -263,6 +273,21 @@ int main(int argc, char **argv)
 	} else {
 		memset(p, 0x5a, opt.size);
 	}
+	if (opt.pte_map) {
+		size_t i;
+
+		/* Shared: the zap keeps the data in shmem, only PTEs/PMDs go. */
+		if (madvise(p, opt.size, MADV_DONTNEED) < 0) {
+			ft_seterr_errno("madvise(MADV_DONTNEED)");
+			return die("madvise");
+		}
+		if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) < 0) {
+			ft_seterr_errno("prctl(PR_SET_THP_DISABLE)");
+			return die("prctl");
+		}
+		for (i = 0; i < opt.size; i += FT_PAGE)
+			(void)*(volatile char *)(p + i);
+	}
 	if (opt.report) {
 		struct ft_orders o;
 
@@ -278,6 +303,10 @@ int main(int argc, char **argv)
 			long pmd = ft_smaps_kb(p, "FilePmdMapped");
 
 			tap_diag("FilePmdMapped %ld kB", pmd);
+		} else if (opt.mode != M_LAZYFREE) {
+			long pmd = ft_smaps_kb(p, "ShmemPmdMapped");
+
+			tap_diag("ShmemPmdMapped %ld kB", pmd);
 		}
 		ft_orders_free(&o);
 	}
