@@ -17,7 +17,7 @@ KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
 
 export KVER KDIR KSRC
 
-.PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround \
+.PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround mm-selftests soak \
 	demo vm-run help clean install uninstall ksrc
 
 all: module cli progs tools test-modules
@@ -71,6 +71,12 @@ cli:
 
 progs:
 	$(MAKE) -C tests/progs
+	$(MAKE) -C tests/reliability
+
+# The kernel's mm selftests of $(KSRC), for the reliability peer suite
+# (built once into build/mm-selftests/, see tests/reliability/README.md).
+mm-selftests: ksrc
+	tests/reliability/build-mm-selftests.sh
 
 tools: tests/tools/ft_write
 
@@ -109,8 +115,13 @@ check-host:
 	tests/run-host.sh
 
 # The whole suite: host tests, style, and the guest suites in the test box.
-check: all ksrc
+check: all ksrc mm-selftests
 	tests/run.sh
+
+# The long reliability runs (scripts/soak.sh): make soak [DURATION=2h]
+# [CYCLES=500] [SUITES='cycles faults stress peer']
+soak: all mm-selftests
+	scripts/soak.sh $(if $(DURATION),-d $(DURATION)) $(if $(CYCLES),-n $(CYCLES)) $(SUITES)
 
 demo: all
 	scripts/demo.sh
@@ -150,6 +161,7 @@ clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/modules clean
 	-$(MAKE) -C userspace clean
 	-$(MAKE) -C tests/progs clean
+	-$(MAKE) -C tests/reliability clean
 	-$(MAKE) -C scripts clean
 	rm -rf $(BUILD)
 
@@ -162,6 +174,7 @@ help:
 	@echo '  make vm-run CMD=...   run a command in the test box (exit status returned)'
 	@echo '  make bench-unmap      batched vs stock unmap benchmarks, one test-box boot (~1 h TCG)'
 	@echo '  make bench-faultaround   fault-around configurations, one test-box boot (~12 min TCG)'
+	@echo '  make soak [DURATION=2h] [CYCLES=500] [SUITES=...]   long reliability runs'
 	@echo '  make check-host       host-side tests only'
 	@echo '  make check-style      checkpatch on the kernel code'
 	@echo '  make install / uninstall   (DESTDIR, PREFIX)'

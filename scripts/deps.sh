@@ -10,8 +10,11 @@ pkgs=(
 	kmod cpio busybox-static xz-utils zstd
 	qemu-system-x86 xfsprogs util-linux bpftrace
 	valgrind
+	stress-ng liburing-dev python3
 	"linux-image-$kver-unsigned" "linux-headers-$kver"
 	linux-source-6.12
+	# tests/guest/reliability/wrongkernel.sh boots Debian's 6.1 kernel
+	"linux-image-${FT_WRONG_KVER:-6.1.0-57-amd64}-unsigned"
 )
 missing=()
 for p in "${pkgs[@]}"; do

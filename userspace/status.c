@@ -39,7 +39,23 @@ struct ft_status {
 	struct ft_knob_value values[FT_NR_KNOBS];
 	int knob_err[FT_NR_KNOBS];	/* 0 or errno */
 	char *auto_state;
+	char lockdown[64];		/* "none", "integrity", ...; "" unknown */
 };
+
+/* Locked down and foliotune's knobs cannot be used: status exits 2. */
+static bool ft_status_locked_out(const struct ft_status *st)
+{
+	size_t i;
+
+	if (!st->lockdown[0] || !strcmp(st->lockdown, "none"))
+		return false;
+	if (!st->debugfs_ok)
+		return true;
+	for (i = 0; i < ft_nr_knobs; i++)
+		if (st->knob_err[i] == EPERM)
+			return true;
+	return false;
+}
 
 static int ft_name_cmp(const void *a, const void *b)
 {
@@ -143,6 +159,7 @@ static void ft_status_collect(struct ft_status *st)
 	if (st->loaded && !ft_path(p, sizeof(p), "/sys/module/%s/initstate", FOLIOTUNE_NAME))
 		ft_read_line(p, st->initstate, sizeof(st->initstate));
 	ft_status_livepatch(st);
+	ft_lockdown_mode(st->lockdown, sizeof(st->lockdown));
 
 	err = ft_find_debugfs_dir(st->dir, sizeof(st->dir), st->debugfs_msg,
 				  sizeof(st->debugfs_msg));
@@ -202,6 +219,10 @@ static void ft_status_json(const struct ft_status *st)
 	jsonw_string_field(jw, "version", st->version);
 	jsonw_end_object(jw);
 	jsonw_bool_field(jw, "supported", st->supported);
+	if (st->lockdown[0])
+		jsonw_string_field(jw, "lockdown", st->lockdown);
+	else
+		jsonw_null_field(jw, "lockdown");
 	jsonw_name(jw, "expected");
 	jsonw_start_object(jw);
 	jsonw_string_field(jw, "release", st->expect.release);
@@ -322,6 +343,9 @@ static void ft_status_text(const struct ft_status *st)
 	else
 		printf("supported:        no (this CLI was compiled for %s)\n",
 		       st->expect.release);
+	if (st->lockdown[0] && strcmp(st->lockdown, "none"))
+		printf("lockdown:         %s (unsigned modules refused, debugfs restricted)\n",
+		       st->lockdown);
 	if (st->loaded)
 		printf("module:           loaded%s%s%s\n", st->initstate[0] ? " (" : "",
 		       st->initstate, st->initstate[0] ? ")" : "");
@@ -415,7 +439,9 @@ int ft_cmd_status(int argc, char **argv)
 		ft_status_json(st);
 	else
 		ft_status_text(st);
+	/* Printed in full, but a locked-down kernel is a runtime error. */
+	ret = ft_status_locked_out(st) ? FT_EXIT_RUNTIME : FT_EXIT_OK;
 	ft_status_free(st);
 	free(st);
-	return FT_EXIT_OK;
+	return ret;
 }

@@ -635,6 +635,15 @@ expect "load: signature rejected" 2 "module signature rejected"
 echo "none [integrity] confidentiality" >"$U/sys/kernel/security/lockdown"
 FOLIOTUNE_FAKE_MODULE_SYSCALLS=1 ft load
 expect "load: lockdown" 2 "locked down (lockdown=integrity)"
+# not loaded and locked down: status, get and set say so and exit 2
+ft status
+expect "status: lockdown, module not loaded" 2 "lockdown:         integrity (unsigned modules refused, debugfs restricted)"
+ft get unmap_batch
+expect "get: lockdown, module not loaded" 2 "cannot be: the kernel is locked down (lockdown=integrity)"
+ft set unmap_batch 1
+expect "set: lockdown, module not loaded" 2 "cannot be: the kernel is locked down (lockdown=integrity)"
+ft -j status
+expect "status -j: lockdown field" 2 '"lockdown":"integrity"'
 echo "[none] integrity confidentiality" >"$U/sys/kernel/security/lockdown"
 echo 1 >"$U/proc/sys/kernel/modules_disabled"
 FOLIOTUNE_FAKE_MODULE_SYSCALLS=1 ft load

@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# soak.sh - the long, on-demand versions of foliotune's reliability suites
+# (tests/guest/reliability/*.sh), each in its own boot of the test box.
+#
+#   scripts/soak.sh [-d DURATION] [-n CYCLES] [SUITE...]
+#   make soak [DURATION=2h] [CYCLES=500] [SUITES='cycles faults']
+#
+# SUITE: cycles (default 500 load/unload cycles under reclaim),
+# faults (random knob flips over every ft_integrity case, hwpoison, pins for
+# 60 s each), stress (stress-ng, 10 min per run), peer (the long mm selftest
+# set, stock vs. foliotune).  Default: all four.
+#
+# DURATION (seconds, or with an s/m/h suffix) bounds the cycles suite: it
+# stops after CYCLES cycles or when DURATION has passed, whichever comes
+# first (at least 30 cycles either way).  The other suites have fixed
+# lengths (about 10-40 min each under TCG).
+#
+# Output: the result lines of every suite, then "N passed, N failed";
+# logs in build/soak-logs/.  Exit status 0 iff nothing failed.
+set -u
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo" || exit 1
+KVER=${KVER:-6.12.117+deb12-amd64}
+duration=0
+cycles=500
+
+to_seconds() {
+	case $1 in
+	*h) echo $(( ${1%h} * 3600 )) ;;
+	*m) echo $(( ${1%m} * 60 )) ;;
+	*s) echo "${1%s}" ;;
+	*) echo "$1" ;;
+	esac
+}
+while getopts "d:n:h" opt; do
+	case $opt in
+	d) duration=$(to_seconds "$OPTARG") ;;
+	n) cycles=$OPTARG ;;
+	*) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 1 ;;
+	esac
+done
+shift $((OPTIND - 1))
+suites=("$@")
+[ ${#suites[@]} -eq 0 ] && suites=(cycles faults stress peer)
+case $duration$cycles in *[!0-9]*) echo "soak: DURATION and CYCLES must be numbers (with s/m/h for DURATION)" >&2; exit 1 ;; esac
+
+# The programs the suites run (the module, CLI and tests/progs come from
+# `make`, which `make soak` runs first).
+make -s -C tests/reliability all || exit 1
+case " ${suites[*]} " in *" peer "*) tests/reliability/build-mm-selftests.sh || exit 1 ;; esac
+
+logs=$repo/build/soak-logs
+mkdir -p "$logs" build/vm
+all=$logs/results.tap
+: > "$all"
+t_all=$(date +%s)
+
+# soak_suite NAME TIMEOUT VMRUN-OPTS... -- ENV...: one boot.
+soak_suite() {
+	local name=$1 timeout=$2; shift 2
+	local opts=() envs=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+	[ "${1:-}" = -- ] && shift
+	envs=("$@")
+	local disk=$repo/build/vm/xfs-soak-$name.img t0 rc
+	rm -f "$disk"
+	truncate -s 2G "$disk" && mkfs.xfs -q -f "$disk" || { echo "not ok - soak $name: mkfs.xfs" | tee -a "$all"; return; }
+	echo "== soak $name (timeout $timeout s)"
+	t0=$(date +%s)
+	scripts/vm/vmrun.sh -k "$KVER" -q -t "$timeout" -d "$disk" -l "$logs/console-$name.log" "${opts[@]}" -- \
+		"${envs[*]} FT_REL_MODE=long bash tests/guest/suite.sh tests/guest/reliability/$name.sh" \
+		> "$logs/$name.out" 2>&1
+	rc=$?
+	grep -E '^(not )?ok - |^# ' "$logs/$name.out" | grep -v "^# [a-z]* took" | tee -a "$all" |
+		grep -E '^(not )?ok - |^# (cycles|flip|.*took)'
+	case $rc in
+	0) echo "ok - soak $name: boot, run, clean console ($(( $(date +%s) - t0 )) s)" | tee -a "$all" ;;
+	250) echo "not ok - soak $name: the guest died before the command started" | tee -a "$all" ;;
+	251) echo "not ok - soak $name: kernel crashed or timed out (see $logs/console-$name.log)" | tee -a "$all" ;;
+	252) echo "not ok - soak $name: console gate found kernel errors (see $logs/console-$name.log)" | tee -a "$all" ;;
+	*) echo "not ok - soak $name: suite exit status $rc" | tee -a "$all" ;;
+	esac
+	rm -f "$disk"
+}
+
+for s in "${suites[@]}"; do
+	case $s in
+	cycles)
+		# ~15 s per cycle under a loaded TCG host; the timeout leaves room.
+		if [ "$duration" -gt 0 ]; then t=$((duration + 900)); else t=$((cycles * 20 + 900)); fi
+		soak_suite cycles "$t" -- FT_REL_CYCLES="$cycles" FT_REL_DURATION="$duration" ;;
+	faults) soak_suite faults 7200 -- ;;
+	stress) soak_suite stress 3600 -- ;;
+	peer) soak_suite peer 7200 -- ;;
+	*) echo "soak: unknown suite '$s' (cycles, faults, stress, peer)" >&2; exit 1 ;;
+	esac
+done
+
+pass=$(grep -c '^ok - ' "$all")
+fail=$(grep -c '^not ok - ' "$all")
+echo "# soak took $(( $(date +%s) - t_all )) s; logs in ${logs#"$repo"/}/"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

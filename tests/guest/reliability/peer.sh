@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Reliability, peer suites (1/2): the kernel's own mm selftests, run twice
+# in the same boot, first on the stock kernel, then with foliotune loaded
+# (unmap_batch=1 and every other feature on).  A test or subtest that passes
+# stock and fails with foliotune fails here.  Writes the pass/skip/fail
+# table to build/mm-selftests/results.md (and to
+# tests/reliability/mm-selftests-results.md when FT_MM_RECORD=1).
+#
+# Its own boot (tests/run.sh: guest_suite reliability-peer -t 2400 --
+# tests/guest/reliability/peer.sh).  FT_REL_MODE=long runs the long set.
+. "$(dirname "$0")/../../lib.sh"
+rel=$FT_REPO/tests/reliability
+bin=$FT_REPO/build/mm-selftests/bin
+mode=${FT_REL_MODE:-ci}
+work=${FT_RUNDIR:-/tmp}/mm-selftests
+rm -rf "$work"
+
+if [ ! -x "$bin/cow" ]; then
+	not_ok "peer: mm selftests built" "$bin empty: run tests/reliability/build-mm-selftests.sh (make -C tests/reliability mm)"
+	exit 0
+fi
+check "peer: zram swap for the selftests" ft_zram_swap 1G
+ft_unload
+
+t0=$(date +%s)
+log "mm selftests ($mode set), stock kernel"
+"$rel/mm-selftests.sh" "$work/stock" "$mode"
+t1=$(date +%s)
+
+if ! ft_load; then
+	not_ok "peer: load foliotune for the second run" "insmod failed"
+	exit 0
+fi
+# All features on.
+mkdir -p "$work/foliotune"
+for kv in unmap_batch=1 fault_around_mkold=1 fault_around_auto=1; do
+	if [ -e "$FT_DEBUGFS/${kv%=*}" ]; then
+		echo "${kv#*=}" > "$FT_DEBUGFS/${kv%=*}" && touch "$work/foliotune/feature.${kv%=*}"
+	fi
+done
+calls0=$(ft_counter unmap_calls)
+log "mm selftests ($mode set), foliotune loaded"
+"$rel/mm-selftests.sh" "$work/foliotune" "$mode"
+t2=$(date +%s)
+calls=$(( $(ft_counter unmap_calls) - calls0 ))
+batches=$(ft_counter unmap_batches)
+echo "# foliotune counters after the selftests:"
+sed 's/^/#   /' "$FT_DEBUGFS/vmstat" | grep -v ' 0$'
+if [ "$calls" -gt 0 ]; then
+	ok "peer: the selftests ran the replacement try_to_unmap_one ($calls calls, $batches batches)"
+else
+	not_ok "peer: the selftests ran the replacement try_to_unmap_one" "unmap_calls did not move"
+fi
+check "peer: unload after the selftests" ft_unload
+
+out=$FT_REPO/build/mm-selftests/results.md
+python3 "$rel/mm-compare.py" "$work/stock" "$work/foliotune" "$out"
+if [ "${FT_MM_RECORD:-0}" = 1 ]; then
+	cp "$out" "$rel/mm-selftests-results.md"
+fi
+echo "# mm selftests: stock run $((t1 - t0)) s, foliotune run $((t2 - t1)) s; table in ${out#"$FT_REPO"/}"
+ft_zram_swapoff

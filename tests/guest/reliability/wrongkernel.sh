@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Reliability: the module on the wrong kernel.  A boot of Debian's 6.1
+# kernel (tests/run.sh: guest_suite reliability-wrongkernel -k
+# 6.1.0-57-amd64 -- tests/guest/reliability/wrongkernel.sh; any 6.1 or
+# other non-6.12.117 image works).  insmod of module/foliotune.ko (built for
+# 6.12.117+deb12-amd64) must fail cleanly: an error, exactly one clear
+# kernel line naming the mismatch, nothing registered, no taint, and the
+# CLI says the kernel is not supported and refuses to load.
+. "$(dirname "$0")/../../lib.sh"
+. "$FT_REPO/tests/reliability/lib-rel.sh"
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+built_for=$(modinfo -F vermagic "$FT_KO" | awk '{ print $1 }')
+
+if [ "$(uname -r)" = "$built_for" ]; then
+	not_ok "wrong kernel: booted another kernel" "running $built_for, the module's own: boot with -k 6.1.0-57-amd64"
+	exit 0
+fi
+ok "wrong kernel: running $(uname -r), module built for $built_for"
+
+taint0=$(cat /proc/sys/kernel/tainted)
+mark=$(dmesg_mark)
+err=$(insmod "$FT_KO" 2>&1); rc=$?
+echo "# insmod said: $err"
+check "wrong kernel: insmod fails" test "$rc" != 0
+case $err in *"Invalid module format"*|*"Exec format error"*|*"Invalid argument"*|*"Unknown symbol"*)
+	ok "wrong kernel: insmod error is a format/version error" ;;
+*) not_ok "wrong kernel: insmod error is a format/version error" "$err" ;; esac
+lines=$(dmesg_since "$mark" | grep -v 'ft-mark')
+printf '%s\n' "$lines" | sed 's/^/# dmesg: /'
+check_eq "wrong kernel: exactly one kernel line about the refusal" 1 "$(printf '%s\n' "$lines" | grep -c .)"
+case $lines in
+*foliotune*"version magic"*"$built_for"*|*foliotune*"disagrees about version of symbol"*|*foliotune*"unsupported kernel build"*)
+	ok "wrong kernel: the line names foliotune and the mismatch" ;;
+*) not_ok "wrong kernel: the line names foliotune and the mismatch" "$lines" ;; esac
+check "wrong kernel: /sys/module/foliotune absent" ft_module_gone
+check "wrong kernel: no debugfs directory, no livepatch" ft_nothing_left
+check_eq "wrong kernel: no taint from the refused load" "$taint0" "$(cat /proc/sys/kernel/tainted)"
+
+"$FT_CLI" status > "$w/out" 2>&1; rc=$?
+sed 's/^/#   /' "$w/out" | head -8
+check_eq "wrong kernel: 'foliotune status' works" 0 "$rc"
+grep -qiE 'supported: *no' "$w/out" && ok "wrong kernel: status says the kernel is not supported" ||
+	not_ok "wrong kernel: status says the kernel is not supported" "$(grep -i support "$w/out")"
+"$FT_CLI" load "$FT_KO" > "$w/out" 2>&1; rc=$?
+sed 's/^/#   /' "$w/out" | head -4
+check_eq "wrong kernel: 'foliotune load' is a runtime error" 2 "$rc"
+grep -qiE 'kernel|format|support' "$w/out" && ok "wrong kernel: load explains why" ||
+	not_ok "wrong kernel: load explains why" "$(head -c 200 "$w/out")"
+check "wrong kernel: still nothing registered" ft_nothing_left
+check_kernel_clean "wrong kernel: kernel log clean" "$mark"

@@ -1,0 +1,228 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/reliability/lib-rel.sh - helpers of the reliability suites
+# (tests/guest/reliability/*.sh), on top of tests/lib.sh.
+
+FT_REL=$FT_REPO/tests/reliability
+FT_RELBIN=$FT_REL/ft_rel
+FT_CLI=$FT_REPO/userspace/foliotune
+FT_REL_MODE=${FT_REL_MODE:-ci}	# ci or long (scripts/soak.sh sets long)
+FT_CG=/sys/fs/cgroup
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# ---- knobs ------------------------------------------------------------------
+
+# A random valid value for a knob, by name (the knobs of include/foliotune.h;
+# a knob the loaded module does not provide has no file and is skipped).
+knob_random_value() {
+	case $1 in
+	unmap_batch|fault_around_auto) echo $((RANDOM % 2)) ;;
+	fault_around_mkold) echo $((RANDOM % 3)) ;;
+	fault_around_bytes|fault_around_auto_max_bytes)
+		echo $(( 4096 << (RANDOM % 10) )) ;;	# 4K .. 2M, powers of two
+	*) return 1 ;;
+	esac
+}
+
+# Knobs the flippers may write.  fault_around_mkold and fault_around_auto
+# also flip a static key (foliotune_fa_unmap_key) in
+# foliotune_try_to_unmap_one(): a text_poke_bp() per flip.  Multi-threaded
+# TCG got that wrong ("Oops: int3" at the site, the stock kernel too when
+# its own static calls are re-patched under load), so the test box runs
+# single-threaded TCG (scripts/vm/vmrun.sh) and every knob is flipped.
+FT_REL_FLIP_SAFE="unmap_batch fault_around_bytes fault_around_auto_max_bytes fault_around_mkold fault_around_auto"
+
+# knob_flipper_start OUTFILE [KNOB...]: the known knobs (or the KNOBs named)
+# to random valid values, then a random 10-100 ms pause, until
+# knob_flipper_stop (ft_rel flip: a shell loop forks too slowly under TCG to
+# keep a 10 ms period).  OUTFILE gets "flips N refused M rounds R
+# mean_period_ms P".
+knob_flipper_start() {
+	local out=$1; shift
+	"$FT_RELBIN" flip "$FT_DEBUGFS" 0 "$@" > "$out" 2>&1 &
+	FLIPPER_PID=$!
+}
+knob_flipper_stop() {
+	[ -n "${FLIPPER_PID:-}" ] || return 0
+	kill -TERM "$FLIPPER_PID" 2>/dev/null
+	wait "$FLIPPER_PID" 2>/dev/null
+	FLIPPER_PID=
+}
+
+# ---- lifecycle with timing --------------------------------------------------
+
+# klp_stragglers: tasks the running livepatch transition still waits for
+# (/proc/PID/patch_state != the target state), with their kernel stacks;
+# printed as "# " lines once per slow transition.
+klp_stragglers() {
+	local target p st n=0
+	target=$(cat "$FT_LIVEPATCH/enabled" 2>/dev/null) || return 0
+	for p in /proc/[0-9]*; do
+		st=$(cat "$p/patch_state" 2>/dev/null) || continue
+		[ "$st" = -1 ] || [ "$st" = "$target" ] && continue
+		n=$((n + 1))
+		[ "$n" -gt 8 ] && continue
+		echo "# klp straggler: pid ${p#/proc/} $(cat "$p/comm" 2>/dev/null)" \
+			"state $(awk '{ print $3 }' "$p/stat" 2>/dev/null) patch_state $st target $target:" \
+			"$(head -6 "$p/stack" 2>/dev/null | awk '{ print $2 }' | paste -sd' ')"
+	done
+	echo "# klp stragglers: $n task(s)"
+}
+
+# klp_wait_transition BOUND_MS_DEADLINE: wait until no transition runs;
+# print the stragglers once after 5 s.
+klp_wait_transition() {
+	local deadline=$1 t0 shown=0
+	t0=$(now_ms)
+	while [ -e "$FT_LIVEPATCH/transition" ] && [ "$(cat "$FT_LIVEPATCH/transition" 2>/dev/null)" = 1 ]; do
+		if [ "$shown" = 0 ] && [ $(( $(now_ms) - t0 )) -gt 5000 ]; then
+			klp_stragglers >&2
+			shown=1
+		fi
+		[ "$(now_ms)" -lt "$deadline" ] || return 1
+		sleep 0.05
+	done
+}
+
+# ft_unload_timed BOUND_S: disable, wait for the transition, rmmod (retrying
+# EBUSY while a reader holds a file), wait until the module is gone.  Prints
+# the milliseconds it took; fails if any step fails or BOUND_S passes.
+ft_unload_timed() {
+	local bound=$1 t0 deadline
+	t0=$(now_ms)
+	deadline=$((t0 + bound * 1000))
+	if [ -d "$FT_LIVEPATCH" ]; then
+		echo 0 > "$FT_LIVEPATCH/enabled" || return 1
+		klp_wait_transition "$deadline" || { echo "transition-timeout"; return 1; }
+		while [ -d "$FT_LIVEPATCH" ]; do
+			[ "$(now_ms)" -lt "$deadline" ] || { echo "transition-timeout"; return 1; }
+			sleep 0.05
+		done
+	fi
+	until rmmod foliotune 2>/dev/null; do
+		ft_module_gone && break
+		[ "$(now_ms)" -lt "$deadline" ] || { echo "rmmod-timeout"; return 1; }
+		sleep 0.05
+	done
+	while ! ft_module_gone; do
+		[ "$(now_ms)" -lt "$deadline" ] || { echo "module-gone-timeout"; return 1; }
+		sleep 0.05
+	done
+	echo $(( $(now_ms) - t0 ))
+}
+
+# ft_load_timed BOUND_S: insmod and wait for the transition; prints ms.
+ft_load_timed() {
+	local bound=$1 t0 deadline
+	t0=$(now_ms)
+	deadline=$((t0 + bound * 1000))
+	insmod "$FT_KO" || return 1
+	klp_wait_transition "$deadline" || { echo "transition-timeout"; return 1; }
+	echo $(( $(now_ms) - t0 ))
+}
+
+# Nothing of the module left: no debugfs directory, livepatch, module.
+ft_nothing_left() {
+	[ ! -e "$FT_DEBUGFS" ] && [ ! -e "$FT_LIVEPATCH" ] && ft_module_gone
+}
+
+# stats_ms LIST: "n N min A median B p90 C max D" of numbers (one per line).
+stats_ms() {
+	sort -n | awk '{ v[NR] = $1 } END {
+		if (!NR) { print "n 0"; exit }
+		printf "n %d min %d median %d p90 %d max %d", NR, v[1], v[int((NR + 1) / 2)],
+			v[int(NR * 0.9 + 0.999)], v[NR] }'
+}
+
+# ---- memory cgroups ----------------------------------------------------------
+
+# cg_make NAME MAX: a child memcg with memory.max (and swap allowed).
+cg_make() {
+	echo "+memory" > "$FT_CG/cgroup.subtree_control" 2>/dev/null
+	mkdir -p "$FT_CG/$1" && echo "$2" > "$FT_CG/$1/memory.max"
+}
+# cg_run NAME CMD...: run CMD inside the cgroup, in the foreground.
+cg_run() {
+	local cg=$1; shift
+	sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$FT_CG/$cg" "$@"
+}
+# cg_spawn NAME OUTFILE CMD...: the same in the background; SPAWN_PID is the
+# command's own PID (no wrapper shell), so kill/wait reach it.
+cg_spawn() {
+	local cg=$1 out=$2; shift 2
+	sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$FT_CG/$cg" "$@" > "$out" 2>&1 &
+	SPAWN_PID=$!
+}
+cg_remove() {
+	[ -d "$FT_CG/$1" ] || return 0
+	echo 1 > "$FT_CG/$1/cgroup.kill" 2>/dev/null
+	loop_until 10 rmdir "$FT_CG/$1" 2>/dev/null
+}
+
+# ---- counters ----------------------------------------------------------------
+
+# ft_counters_snapshot FILE: the module's vmstat into FILE.
+ft_counters_snapshot() { cat "$FT_DEBUGFS/vmstat" > "$1" 2>/dev/null; }
+# ft_counter_delta BEFORE_FILE NAME: current value minus the one in the file.
+ft_counter_delta() {
+	echo $(( $(ft_counter "$2") - $(awk -v n="$2" '$1 == n { print $2 }' "$1") ))
+}
+
+# ft_counter_moves BEFORE_FILE: "name +delta" of every counter that moved.
+ft_counter_moves() {
+	awk 'NR == FNR { b[$1] = $2; next } $2 != b[$1] { printf "%s +%d ", $1, $2 - b[$1] }' \
+		"$1" "$FT_DEBUGFS/vmstat"
+}
+
+# mm_snapshot FILE: the global counters a mapcount or refcount leak moves,
+# after dropping clean caches.
+mm_snapshot() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	{
+		grep -E '^(nr_mapped|nr_file_pages|nr_anon_pages|nr_shmem|nr_anon_transparent_hugepages|nr_file_hugepages|nr_shmem_hugepages|nr_file_pmdmapped|nr_shmem_pmdmapped|nr_isolated_anon|nr_isolated_file|nr_unevictable|nr_mlock) ' /proc/vmstat
+		awk '/^(HugePages_Total|HugePages_Free|HugePages_Rsvd|HugePages_Surp|HardwareCorrupted|Mlocked|AnonHugePages|ShmemHugePages|FileHugePages|Unevictable):/ { sub(":", ""); print $1, $2 }' /proc/meminfo
+	} > "$1"
+}
+
+# mm_compare BEFORE AFTER TOLERANCE_PAGES [NAME=EXPECTED_GROWTH...]: print
+# counters that grew by more than the tolerance (pages; kB values are
+# converted; HugePages_* exactly, by EXPECTED_GROWTH if given); exit 1 if any.
+mm_compare() {
+	local before=$1 after=$2 tol=$3 allow=""
+	shift 3
+	allow="$*"
+	awk -v tol="$tol" -v allow="$allow" '
+		BEGIN { n = split(allow, a, " "); for (i = 1; i <= n; i++) { split(a[i], kv, "="); x[kv[1]] = kv[2] } }
+		NR == FNR { b[$1] = $2; next }
+		{
+			d = $2 - b[$1]
+			if ($1 in x) { if (d != x[$1]) { printf "%s %s -> %s (expected +%d)\n", $1, b[$1], $2, x[$1]; bad = 1 }; next }
+			if ($1 ~ /^HugePages_/) t = 0
+			else if ($1 ~ /HugePages$|^Mlocked$|^Unevictable$/) { d = d / 4; t = tol }
+			else if ($1 == "HardwareCorrupted") next
+			else t = tol
+			if (d > t) { printf "%s %s -> %s (+%d pages, tolerance %d)\n", $1, b[$1], $2, d, t; bad = 1 }
+		}
+		END { exit bad }' "$before" "$after"
+}
+
+# ---- kernel log --------------------------------------------------------------
+
+# kernel_errors_since MARK: lines the console gate would fail on, plus
+# Bad rss-counter and refcount warnings.
+kernel_errors_since() {
+	dmesg_since "$1" | grep -E 'BUG:|WARNING:|Oops|Call Trace|Bad page|Bad rss-counter|page dumped because|kernel BUG|general protection|refcount_t:|list_(add|del) corruption|soft lockup|hard LOCKUP|rcu: INFO|VM_BUG_ON'
+}
+# check_kernel_clean NAME MARK
+check_kernel_clean() {
+	local errs
+	errs=$(kernel_errors_since "$2")
+	if [ -z "$errs" ]; then
+		ok "$1"
+	else
+		printf '%s\n' "$errs" | head -20 | sed 's/^/# dmesg: /'
+		not_ok "$1" "$(printf '%s\n' "$errs" | head -1)"
+	fi
+}

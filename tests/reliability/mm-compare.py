@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""mm-compare.py STOCK_DIR FOLIOTUNE_DIR MD_OUT
+
+Compare two runs of mm-selftests.sh (same boot, without and with foliotune):
+
+ - print one result line per test:
+     ok - peer: mm/NAME: ...            same or better with foliotune
+     not ok - peer: mm/NAME # ...       passes stock, fails with foliotune
+   A test, or a kselftest subtest (matched by its number), that passes
+   stock and fails, times out or is not reached with foliotune is a
+   failure; one that fails or skips stock too is reported as ok with the
+   reason (not a foliotune regression; listed in the table);
+ - write the pass/skip/fail table to MD_OUT.
+
+One process (the shell version forked ~600 times: a minute under TCG).
+"""
+import datetime
+import os
+import re
+import subprocess
+import sys
+
+OK_RE = re.compile(r'^ok (\d+)(.*)$')
+NOT_RE = re.compile(r'^not ok (\d+)(.*)$')
+
+
+def verdict(rc):
+    if rc is None:
+        return 'not run'
+    return {0: 'pass', 4: 'skip', 124: 'timeout', 137: 'timeout'}.get(rc, 'fail(%d)' % rc)
+
+
+def summary(d):
+    res = {}
+    order = []
+    try:
+        with open(os.path.join(d, 'summary')) as f:
+            for line in f:
+                p = line.split()
+                if len(p) == 3:
+                    res[p[0]] = (int(p[1]), int(p[2]))
+                    order.append(p[0])
+    except OSError:
+        pass
+    return res, order
+
+
+def subtests(path):
+    """{number: 'ok'|'not'|'skip'} from kselftest TAP lines."""
+    out = {}
+    try:
+        with open(path, errors='replace') as f:
+            for line in f:
+                line = line.rstrip('\n')
+                m = OK_RE.match(line)
+                if m:
+                    out[m.group(1)] = 'skip' if re.search(r'#\s*SKIP', m.group(2), re.I) else 'ok'
+                    continue
+                m = NOT_RE.match(line)
+                if m:
+                    out[m.group(1)] = 'not'
+    except OSError:
+        pass
+    return out
+
+
+def counts(st):
+    return '%d/%d/%d' % (sum(v == 'ok' for v in st.values()),
+                         sum(v == 'not' for v in st.values()),
+                         sum(v == 'skip' for v in st.values()))
+
+
+def first_match(path, pattern, n=1):
+    try:
+        with open(path, errors='replace') as f:
+            hits = [l.strip() for l in f if re.search(pattern, l, re.I)]
+    except OSError:
+        return ''
+    return ' '.join(hits[:n])
+
+
+def main():
+    stock, ft, md = sys.argv[1:4]
+    repo = os.environ.get('FT_REPO') or os.path.abspath(os.path.join(os.path.dirname(__file__), '../..'))
+    try:
+        commit = subprocess.run(['git', '-C', repo, 'rev-parse', '--short', 'HEAD'],
+                                capture_output=True, text=True).stdout.strip() or 'unknown'
+        dirty = subprocess.run(['git', '-C', repo, 'status', '--porcelain', '--', 'module', 'include'],
+                               capture_output=True, text=True).stdout.strip()
+    except OSError:
+        commit, dirty = 'unknown', ''
+    s_res, order = summary(stock)
+    f_res, _ = summary(ft)
+    features = ''.join(', %s on' % k for k in ('fault_around_mkold', 'fault_around_auto')
+                       if os.path.exists('/sys/kernel/debug/foliotune/' + k) or
+                       os.path.exists(os.path.join(ft, 'feature.' + k)))
+    with open('/proc/meminfo') as f:
+        mem = int(f.readline().split()[1]) // 1024
+    rows, lines, regressions = [], [], 0
+    for name in order:
+        rc_s, t_s = s_res[name]
+        rc_f, t_f = f_res.get(name, (None, None))
+        vs, vf = verdict(rc_s), verdict(rc_f)
+        ss = subtests(os.path.join(stock, name + '.out'))
+        fs = subtests(os.path.join(ft, name + '.out'))
+        lost = sorted((k for k, v in ss.items() if v == 'ok' and k in fs and fs[k] != 'ok'), key=int)
+        missing = sorted((k for k, v in ss.items() if v == 'ok' and k not in fs), key=int)
+        why = []
+        if vs == 'pass' and vf != 'pass':
+            why.append('passes stock, %s with foliotune' % vf)
+        if lost:
+            why.append('subtests passing stock, failing with foliotune: ' + ' '.join(lost))
+        if missing and vf != 'pass':
+            why.append('subtests not reached with foliotune: ' + ' '.join(missing))
+        out_rel = os.path.relpath(os.path.join(ft, name + '.out'), repo)
+        if why:
+            regressions += 1
+            lines.append('not ok - peer: mm/%s # %s (see %s)' % (name, '; '.join(why), out_rel))
+            vmd = '**REGRESSION**: ' + '; '.join(why)
+        elif vs == 'pass':
+            lines.append('ok - peer: mm/%s: passes stock and with foliotune (%s subtests)' % (name, counts(fs)))
+            vmd = 'same'
+        elif vs == 'skip':
+            reason = first_match(os.path.join(stock, name + '.out'), r'skip|not supported|not available')[:100]
+            lines.append('ok - peer: mm/%s: skips stock (%s) and %s with foliotune' % (name, reason, vf))
+            vmd = 'skipped stock: not a foliotune result'
+        else:
+            lines.append('ok - peer: mm/%s: %s stock too, no subtest regresses with foliotune (%s)' % (name, vs, vf))
+            vmd = 'fails stock too; no subtest regresses'
+        rows.append('| %s | %s | %s | %s | %s | %s / %s | %s |' % (
+            name, vs, vf, counts(ss), counts(fs), t_s, '-' if t_f is None else t_f, vmd))
+    print('\n'.join(lines))
+    now = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
+    with open(md, 'w') as f:
+        f.write('# mm selftests: stock kernel vs. foliotune loaded\n\n')
+        f.write('Generated by `tests/guest/test-reliability-peer.sh` (via tests/reliability/mm-compare.py)\n')
+        f.write('on %s, foliotune commit %s%s, kernel %s,\n' % (
+            now, commit, ' (module/ or include/ modified)' if dirty else '', os.uname().release))
+        f.write('test box: %d vCPUs, %d MB, QEMU TCG; selftests from linux-source-6.12\n' % (os.cpu_count(), mem))
+        f.write('(tests/reliability/build-mm-selftests.sh).  Both runs in the same boot: first\n')
+        f.write('without the module, then with it loaded (unmap_batch=1%s).\n' % features)
+        f.write('Subtests are kselftest TAP results: pass/fail/skip.\n\n')
+        f.write('| test | stock | foliotune | subtests stock | subtests foliotune | time stock / foliotune (s) | verdict |\n')
+        f.write('|---|---|---|---|---|---|---|\n')
+        f.write('\n'.join(rows) + '\n')
+        f.write('\nRegressions (passing stock, failing with foliotune): %d.\n\n' % regressions)
+        f.write('Failures and skips of the stock kernel, first lines of their reasons:\n\n')
+        for name in order:
+            rc = s_res[name][0]
+            if rc == 0:
+                continue
+            why = first_match(os.path.join(stock, name + '.out'), r'^not ok|SKIP|Bail out|fail', 3)
+            f.write('* `%s` (%s): %s\n' % (name, verdict(rc), why[:300] or 'no message'))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
