@@ -60,7 +60,7 @@ run() {
 	return "$rc"
 }
 
-rc=0 ran=()
+rc=0 ran=()	# ran: the benchmarks this command ran
 case $skip in *" unmap "*) ;; *)
 	run unmap scripts/bench/unmap.sh "${BENCH_UNMAP:-}" || rc=1; ran+=(unmap) ;;
 esac
@@ -80,13 +80,16 @@ scripts/bench/plot.sh "$out" || rc=1
 	echo "- command: \`$(for v in BENCH_UNMAP BENCH_FA BENCH_SKIP BENCH_KERNEL_ARGS; do
 		[ -n "${!v:-}" ] && printf '%s=%q ' "$v" "${!v}"; done)make bench\` (scripts/bench/all.sh)"
 	echo "- commit: \`$commit\`, date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	for r in "${ran[@]}"; do
-		echo "- $r: [$r/results.md]($r/results.md), raw records in \`$r/raw/\`"
+	for r in unmap faultaround; do
+		[ -d "$out/$r/raw" ] || continue
+		echo "- $r: [$r/results.md]($r/results.md), raw records in \`$r/raw/\`$(
+			[[ " ${ran[*]} " == *" $r "* ]] || echo " (not re-run by this command)")"
 	done
 	echo
 	echo "## Figures"
 	echo
-	echo "Made by \`scripts/bench/plot.sh $(realpath --relative-to="$repo" "$out")\` from the raw/ files"
+	rel=$out; case $out in "$repo"/*) rel=${out#"$repo"/} ;; esac
+	echo "Made by \`scripts/bench/plot.sh $rel\` from the raw/ files"
 	echo "(each PNG has an SVG and the .dat it plotted next to it)."
 	echo
 	for p in unmap-time unmap-speedup unmap-batches fa-launch fa-seqread; do

@@ -92,6 +92,7 @@ plot() {
 		set style histogram errorbars gap 2 lw 1
 		set style fill solid 0.8 border -1
 		set boxwidth 0.9
+		set bmargin 7
 		set xtics rotate by -30 left nomirror
 		set yrange [0:*]
 		$( [ "$logy" = 1 ] && echo "set logscale y; set yrange [*:*]" )

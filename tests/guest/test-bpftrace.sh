@@ -61,12 +61,15 @@ expect unmap-latency "counts batched calls of large folios" '^@calls\[test, batc
 expect unmap-latency "counts per-PTE calls of large folios (unmap_batch=0)" '^@calls\[test, per-PTE, [1-9]\]: [1-9]'
 expect unmap-latency "averages per mode" '^@avg_ns\[test, per-PTE, [0-9]+\]: [1-9]'
 
-# ---- reclaim-sources.bt: MADV_PAGEOUT, memory.reclaim, memory.max charge ----
+# ---- reclaim-sources.bt: MADV_PAGEOUT, memory.reclaim, THP split, memory.max charge ----
 "$progs/ft_seqread" -d "$dir" -s 32 -S > /dev/null	# create the file outside the memcg
 cat > "$w/reclaim.sh" <<EOF
 #!/bin/bash
 $progs/ft_pageout_bench -d $dir -t 1 -n 1
 $progs/ft_reclaim_bench -d $dir -s 16
+# order-9 file folios split through debugfs split_huge_pages (file folios
+# are unmapped for the split), then reclaimed by MADV_PAGEOUT
+$progs/ft_integrity -c file-split -r pageout -s 8 -d $dir
 # a cold 32 MiB mapped read in an 8 MiB memcg: charges reclaim its own mapped pages
 echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 mkdir -p $CG
@@ -82,6 +85,8 @@ expect reclaim-sources "attributes MADV_PAGEOUT to pageout" '^@calls\[pageout MA
 expect reclaim-sources "counts MADV_PAGEOUT pages" '^@pages\[pageout MADV_PAGEOUT\]: [1-9]'
 expect reclaim-sources "attributes memory.reclaim to memcg" '^@calls\[memcg memory.reclaim\]: [1-9]'
 expect reclaim-sources "attributes a charge over memory.max to memcg" '^@calls\[memcg charge over max\]: [1-9]'
+expect reclaim-sources "attributes a THP split to split" '^@calls\[split\]: [1-9]'
+expect reclaim-sources "names the split's outer driver" '^@split_under\[[a-zA-Z]'
 
 # ---- faultaround.bt: cold sequential reads at 64K, then at 16K ----
 "$progs/ft_seqread" -d "$dir" -s 8 -S > /dev/null
@@ -98,10 +103,10 @@ for s in '== fault-around events ==' '== window \(pages asked for per event\) ==
 	'== pages mapped per event besides the faulting one ==' '== faults per process \(pid, comm\) =='; do
 	expect faultaround "prints section $s" "^$s"
 done
-expect faultaround "counts events" '^@events: [1-9]'
+expect faultaround "counts events" '^@events\[total\]: [1-9]'
 expect faultaround "sees the 64K window (16 pages)" '^@events_by_knob\[16\]: [1-9]'
 expect faultaround "sees the 16K window (4 pages)" '^@events_by_knob\[4\]: [1-9]'
-expect faultaround "counts pages mapped around" '^@mapped_total: [1-9]'
+expect faultaround "counts pages mapped around" '^@mapped_total\[pages\]: [1-9]'
 expect faultaround "counts the reader's major faults" '^@major\[[0-9]+, ft_seqread\]: [1-9]'
 expect faultaround "counts the reader's minor faults" '^@minor\[[0-9]+, ft_seqread\]: [1-9]'
 ft_unload
