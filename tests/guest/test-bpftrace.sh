@@ -79,7 +79,7 @@ EOF
 run reclaim-sources "$w/reclaim.sh"
 for s in '== unmap calls by source ==' '== pages \(folio pages unmapped\) by source ==' \
 	'== folio order by source ==' '== split: outer driver ==' '== other: kernel stacks =='; do
-	expect reclaim-sources "prints section $s" "^$s"
+	expect reclaim-sources "prints section ${s//\\/}" "^$s"
 done
 expect reclaim-sources "attributes MADV_PAGEOUT to pageout" '^@calls\[pageout MADV_PAGEOUT\]: [1-9]'
 expect reclaim-sources "counts MADV_PAGEOUT pages" '^@pages\[pageout MADV_PAGEOUT\]: [1-9]'
@@ -101,7 +101,7 @@ EOF
 run faultaround "$w/fa.sh"
 for s in '== fault-around events ==' '== window \(pages asked for per event\) ==' \
 	'== pages mapped per event besides the faulting one ==' '== faults per process \(pid, comm\) =='; do
-	expect faultaround "prints section $s" "^$s"
+	expect faultaround "prints section ${s//\\/}" "^$s"
 done
 expect faultaround "counts events" '^@events\[total\]: [1-9]'
 expect faultaround "sees the 64K window (16 pages)" '^@events_by_knob\[16\]: [1-9]'
