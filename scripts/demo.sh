@@ -3,7 +3,7 @@
 #
 # demo.sh - the README's first command (`make demo`): boot the test box,
 # load foliotune with its CLI, and show the headline result in a few
-# minutes (about 4 under single-threaded TCG on an idle 2-CPU host):
+# minutes (about 2 under single-threaded TCG, measured on a busy 2-CPU host):
 #
 #   - the seed's MADV_PAGEOUT micro-benchmark (Yin Fengwei 2023) with
 #     unmap_batch=0 (stock algorithm) and =1 (batched), alternating, each

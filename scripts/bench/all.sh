@@ -77,8 +77,9 @@ scripts/bench/plot.sh "$out" || rc=1
 	echo "**Measured in a QEMU TCG guest (software emulation)** unless a results.md says KVM;"
 	echo "only ratios within one boot mean anything."
 	echo
-	echo "- command: \`$(for v in BENCH_UNMAP BENCH_FA BENCH_SKIP BENCH_KERNEL_ARGS; do
-		[ -n "${!v:-}" ] && printf '%s=%q ' "$v" "${!v}"; done)make bench\` (scripts/bench/all.sh)"
+	case $(basename "$out") in *smoke*) echo "> **SMOKE RUN** (a short run to check the scripts): not a result."; echo ;; esac
+	echo "- command: \`$(for v in BENCH_OUT BENCH_UNMAP BENCH_FA BENCH_SKIP BENCH_KERNEL_ARGS; do
+		[ -n "${!v:-}" ] && printf "%s='%s' " "$v" "${!v}"; done)make bench\` (scripts/bench/all.sh)"
 	echo "- commit: \`$commit\`, date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	for r in unmap faultaround; do
 		[ -d "$out/$r/raw" ] || continue

@@ -172,7 +172,7 @@ if [ ${#unmap_recs[@]} -gt 0 ]; then
 			printf "\"PTEs per run\""; for (i = 1; i <= nb; i++) printf " %s", ord[i]; print ""
 			for (k = 0; k <= 9; k++) {
 				lo = 2 ^ k; hi = 2 ^ (k + 1) - 1; if (k == 9) hi = 512
-				if (k == 0) printf "\"1 (large folio)\""; else printf "\"%d-%d\"", lo, hi
+				if (k == 0) printf "\"1 (large folio)\""; else if (k == 9) printf "\"512\""; else printf "\"%d-%d\"", lo, hi
 				for (i = 1; i <= nb; i++) printf " %.1f", sum[ord[i], k] / nrun[ord[i]]
 				print ""
 			}
@@ -181,7 +181,7 @@ if [ ${#unmap_recs[@]} -gt 0 ]; then
 	# log scale: zero bars are drawn as missing (gnuplot skips log(0))
 	plot unmap-batches "batched try_to_unmap_one: PTE runs per batched run, by run size (unmap_batch_order<k>)" \
 		"runs per benchmark run (mean over reps, log)" 1 \
-		"set style histogram clustered gap 2; set key outside right top; set datafile missing '0.0'; plot for [i=2:$((nb + 1))] '$out/unmap-batches.dat' using i:xtic(1) title columnheader(i)"
+		"set style histogram clustered gap 2; set key outside right top; set datafile missing '0.0'; set yrange [0.8:*]; plot for [i=2:$((nb + 1))] '$out/unmap-batches.dat' using i:xtic(1) title columnheader(i)"
 else
 	echo "plot.sh: no batched .rec files: no unmap-batches"
 fi
