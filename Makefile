@@ -17,8 +17,8 @@ KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
 
 export KVER KDIR KSRC
 
-.PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround mm-selftests soak \
-	demo vm-run help clean install uninstall ksrc
+.PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround \
+	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc
 
 all: module cli progs tools test-modules
 
@@ -140,6 +140,24 @@ bench-unmap: module cli progs
 bench-faultaround: module cli progs
 	scripts/bench/faultaround.sh
 
+# Both benchmarks as one command, then the figures (gnuplot): one results
+# directory bench/results/<date>-<commit>/ with unmap/, faultaround/ (each
+# results.md + raw/), plots/ and a README.md.  Settings per benchmark:
+# BENCH_UNMAP='BENCH_REPS=1 ...' BENCH_FA='...' (see scripts/bench/all.sh).
+bench: module cli progs
+	scripts/bench/all.sh
+
+# The figures of an existing results directory, from its raw/ files:
+# make plots RESULTS=bench/results/DIR
+plots:
+	@test -n "$(RESULTS)" || { echo 'usage: make plots RESULTS=bench/results/DIR'; exit 1; }
+	scripts/bench/plot.sh $(RESULTS)
+
+# Regenerate the knob and counter tables of docs/counters.md from
+# include/foliotune.h (tests/host/test-docs.sh checks they agree).
+docs:
+	scripts/gen-docs.sh
+
 # Run a shell command in the test box: make vm-run CMD='uname -a'
 vm-run:
 	@$(VMRUN) -- '$(CMD)'
@@ -170,11 +188,14 @@ help:
 	@echo '  make deps     install build and test dependencies (apt-get; root)'
 	@echo '  make          build module/foliotune.ko, userspace/foliotune, test programs'
 	@echo '  make check    the whole test suite (host tests, style, test-box suites)'
-	@echo '  make demo     build, boot the test box, load the module, show the headline table'
+	@echo '  make demo     build, boot the test box, batched vs stock unmap + fault-around, headline tables (~2-4 min TCG)'
 	@echo '  make vm-run CMD=...   run a command in the test box (exit status returned)'
 	@echo '  make bench-unmap      batched vs stock unmap benchmarks, one test-box boot (~1 h TCG)'
 	@echo '  make bench-faultaround   fault-around configurations, one test-box boot (~12 min TCG)'
 	@echo '  make soak [DURATION=2h] [CYCLES=500] [SUITES=...]   long reliability runs'
+	@echo '  make bench     both benchmarks + plots into one bench/results/<date>-<commit>/ (~75 min TCG)'
+	@echo '  make plots RESULTS=DIR   PNG/SVG figures of a results directory, from its raw/ files'
+	@echo '  make docs      regenerate docs/counters.md tables from include/foliotune.h'
 	@echo '  make check-host       host-side tests only'
 	@echo '  make check-style      checkpatch on the kernel code'
 	@echo '  make install / uninstall   (DESTDIR, PREFIX)'

@@ -9,7 +9,7 @@ pkgs=(
 	build-essential gcc-12 libelf-dev pkg-config bc
 	kmod cpio busybox-static xz-utils zstd
 	qemu-system-x86 xfsprogs util-linux bpftrace
-	valgrind
+	valgrind gnuplot-nox
 	stress-ng liburing-dev python3
 	"linux-image-$kver-unsigned" "linux-headers-$kver"
 	linux-source-6.12

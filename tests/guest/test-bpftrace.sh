@@ -2,23 +2,111 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The bpftrace tools in tools/bpftrace/ start, attach to the module's own
-# symbols, print their sections for a small workload, and exit.
+# symbols, print their sections for a small workload, and exit; and what
+# they print names the workload's own driver (a MADV_PAGEOUT run shows up
+# under pageout, memory.reclaim under memcg, a 16K window as 4 pages), so a
+# tool that attributes wrongly fails here.
 . "$(dirname "$0")/../lib.sh"
+set -uo pipefail
 w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
+CG=/sys/fs/cgroup/ft-bt
+cleanup() {
+	[ -d "$CG" ] && { cat "$CG/cgroup.procs" 2>/dev/null | while read -r p; do
+		echo "$p" > /sys/fs/cgroup/cgroup.procs; done; rmdir "$CG"; }
+	rm -rf "$w"
+}
+trap cleanup EXIT
+progs=$FT_REPO/tests/progs
+bt=$FT_REPO/tools/bpftrace
 
 ft_unload
 ft_load || { not_ok "bpftrace: load foliotune" "insmod failed"; exit 0; }
 dir=$FT_XFS; mountpoint -q "$dir" || dir=$w
-timeout 180 bpftrace "$FT_REPO/tools/bpftrace/unmap-latency.bt" test \
-	-c "$FT_REPO/tests/progs/ft_pageout_bench -d $dir -t 2 -n 1" > "$w/out" 2>&1
-rc=$?
-check_eq "bpftrace: unmap-latency.bt exits 0" 0 "$rc"
-for section in '@ns\[test, [0-9]+\]' '@calls\[test, [0-9]+\]: [1-9]' '@avg_ns\[test, [0-9]+\]: [1-9]'; do
-	if grep -qE "^$section" "$w/out"; then
-		ok "bpftrace: unmap-latency.bt prints $section"
+
+# expect TOOL NAME EXTENDED-REGEX: one result line per expected output line.
+expect() {
+	if grep -qE "$3" "$w/$1.out"; then
+		ok "bpftrace: $1.bt $2"
 	else
-		not_ok "bpftrace: unmap-latency.bt prints $section" "$(tail -3 "$w/out" | tr '\n' '|')"
+		# show the lines of the same map (or the end of the output)
+		local near
+		near=$(grep -E "^${3:1:6}" "$w/$1.out" | head -4 | tr '\n' '|')
+		[ -n "$near" ] || near=$(grep -v '^$' "$w/$1.out" | tail -3 | tr '\n' '|')
+		not_ok "bpftrace: $1.bt $2" "no line matching '$3'; output: $near"
 	fi
+}
+
+# run TOOL WORKLOAD-SCRIPT [ARGS]: bpftrace -c takes one command line
+# without shell quoting, so each workload is a script file.
+run() {
+	local tool=$1 script=$2; shift 2
+	timeout 300 bpftrace "$bt/$tool.bt" "$@" -c "/bin/bash $script" > "$w/$tool.out" 2>&1
+	check_eq "bpftrace: $tool.bt exits 0" 0 "$?"
+	# keep the output with the run's logs (the guest's /tmp is not shared)
+	[ -n "${FT_RUNDIR:-}" ] && cp "$w/$tool.out" "$FT_RUNDIR/bpftrace-$tool.out"
+}
+
+# ---- unmap-latency.bt: the seed MADV_PAGEOUT benchmark in both modes ----
+cat > "$w/unmap.sh" <<EOF
+#!/bin/bash
+echo 0 > $FT_DEBUGFS/unmap_batch
+$progs/ft_pageout_bench -d $dir -t 2 -n 1
+echo 1 > $FT_DEBUGFS/unmap_batch
+$progs/ft_pageout_bench -d $dir -t 2 -n 1
+EOF
+run unmap-latency "$w/unmap.sh" test
+echo 1 > "$FT_DEBUGFS/unmap_batch"
+expect unmap-latency "histograms batched calls" '^@ns\[test, batched, [0-9]+\]:'
+expect unmap-latency "counts batched calls of large folios" '^@calls\[test, batched, [1-9]\]: [1-9]'
+expect unmap-latency "counts per-PTE calls of large folios (unmap_batch=0)" '^@calls\[test, per-PTE, [1-9]\]: [1-9]'
+expect unmap-latency "averages per mode" '^@avg_ns\[test, per-PTE, [0-9]+\]: [1-9]'
+
+# ---- reclaim-sources.bt: MADV_PAGEOUT, memory.reclaim, THP split, memory.max charge ----
+"$progs/ft_seqread" -d "$dir" -s 32 -S > /dev/null	# create the file outside the memcg
+cat > "$w/reclaim.sh" <<EOF
+#!/bin/bash
+$progs/ft_pageout_bench -d $dir -t 1 -n 1
+$progs/ft_reclaim_bench -d $dir -s 16
+# order-9 file folios split through debugfs split_huge_pages (file folios
+# are unmapped for the split), then reclaimed by MADV_PAGEOUT
+$progs/ft_integrity -c file-split -r pageout -s 8 -d $dir
+# a cold 32 MiB mapped read in an 8 MiB memcg: charges reclaim its own mapped pages
+echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+mkdir -p $CG
+echo 8M > $CG/memory.max
+( echo \$BASHPID > $CG/cgroup.procs && exec $progs/ft_seqread -d $dir -s 32 -p seq -n 1 -c )
+EOF
+run reclaim-sources "$w/reclaim.sh"
+for s in '== unmap calls by source ==' '== pages \(folio pages unmapped\) by source ==' \
+	'== folio order by source ==' '== split: outer driver ==' '== other: kernel stacks =='; do
+	expect reclaim-sources "prints section ${s//\\/}" "^$s"
 done
+expect reclaim-sources "attributes MADV_PAGEOUT to pageout" '^@calls\[pageout MADV_PAGEOUT\]: [1-9]'
+expect reclaim-sources "counts MADV_PAGEOUT pages" '^@pages\[pageout MADV_PAGEOUT\]: [1-9]'
+expect reclaim-sources "attributes memory.reclaim to memcg" '^@calls\[memcg memory.reclaim\]: [1-9]'
+expect reclaim-sources "attributes a charge over memory.max to memcg" '^@calls\[memcg charge over max\]: [1-9]'
+expect reclaim-sources "attributes a THP split to split" '^@calls\[split\]: [1-9]'
+expect reclaim-sources "names the split's outer driver" '^@split_under\[[a-zA-Z]'
+
+# ---- faultaround.bt: cold sequential reads at 64K, then at 16K ----
+"$progs/ft_seqread" -d "$dir" -s 8 -S > /dev/null
+cat > "$w/fa.sh" <<EOF
+#!/bin/bash
+echo 65536 > $FT_DEBUGFS/fault_around_bytes
+$progs/ft_seqread -d $dir -s 8 -p seq -n 1 -c
+echo 16384 > $FT_DEBUGFS/fault_around_bytes
+$progs/ft_seqread -d $dir -s 8 -p seq -n 1 -c
+echo 65536 > $FT_DEBUGFS/fault_around_bytes
+EOF
+run faultaround "$w/fa.sh"
+for s in '== fault-around events ==' '== window \(pages asked for per event\) ==' \
+	'== pages mapped per event besides the faulting one ==' '== faults per process \(pid, comm\) =='; do
+	expect faultaround "prints section ${s//\\/}" "^$s"
+done
+expect faultaround "counts events" '^@events\[total\]: [1-9]'
+expect faultaround "sees the 64K window (16 pages)" '^@events_by_knob\[16\]: [1-9]'
+expect faultaround "sees the 16K window (4 pages)" '^@events_by_knob\[4\]: [1-9]'
+expect faultaround "counts pages mapped around" '^@mapped_total\[pages\]: [1-9]'
+expect faultaround "counts the reader's major faults" '^@major\[[0-9]+, ft_seqread\]: [1-9]'
+expect faultaround "counts the reader's minor faults" '^@minor\[[0-9]+, ft_seqread\]: [1-9]'
 ft_unload

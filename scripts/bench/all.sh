@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# all.sh - `make bench`: the unmap and the fault-around benchmarks as one
+# command, then the figures, into one results directory:
+#
+#   bench/results/<date>-<commit>/
+#     README.md            what is where, the exact command
+#     unmap/results.md     batched vs stock try_to_unmap_one (scripts/bench/report.sh)
+#     unmap/raw/           its records, outputs, bpftrace maps, console log
+#     faultaround/results.md, faultaround/raw/   (scripts/bench/faultaround-report.sh)
+#     plots/*.png *.svg *.dat   (scripts/bench/plot.sh, from the raw/ dirs)
+#
+# Two test-box boots, one per benchmark script (each sets up its own disk,
+# swap and module state and is calibrated on its own; merging them would
+# buy one 4 s boot).  Defaults are the full runs: about 1 h + 12 min under
+# TCG on an idle host.
+#
+# Environment:
+#   BENCH_OUT      results directory (default bench/results/<date>-<commit>)
+#   BENCH_UNMAP    settings for scripts/bench/unmap.sh only, e.g.
+#                  "BENCH_REPS=1 BENCH_ONLY=seed,file2m BENCH_SIZE_MB=32"
+#   BENCH_FA       settings for scripts/bench/faultaround.sh only, e.g.
+#                  "BENCH_REPS=1 BENCH_ONLY=seqread BENCH_CONFIGS=stock,fa4k"
+#   BENCH_SKIP     "unmap" or "faultaround" to run only the other one
+# Other BENCH_* variables reach both scripts unchanged (BENCH_KERNEL_ARGS,
+# BENCH_SCRATCH, ...); BENCH_REPS and BENCH_ONLY mean different things to
+# the two, so set those through BENCH_UNMAP / BENCH_FA.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cd "$repo" || exit 2
+[ $# -gt 0 ] && { echo "all.sh takes no arguments (environment only)" >&2; exit 1; }
+
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+	commit=$commit-dirty
+fi
+out=${BENCH_OUT:-bench/results/$(date -u +%Y-%m-%d)-$commit}
+if [ -z "${BENCH_OUT:-}" ] && [ -e "$out" ]; then
+	n=2
+	while [ -e "$out.$n" ]; do n=$((n + 1)); done
+	out=$out.$n
+fi
+mkdir -p "$out" || exit 2
+out=$(cd "$out" && pwd)
+skip=" ${BENCH_SKIP:-} "
+
+# run NAME SCRIPT SETTINGS: one benchmark script with its own settings
+# (word-split on purpose: VAR=VALUE words for env).
+run() {
+	local name=$1 script=$2 settings=$3 t0 rc
+	echo "bench: == $name: $settings $script (results in $out/$name)"
+	t0=$(date +%s)
+	# shellcheck disable=SC2086
+	env BENCH_OUT="$out/$name" $settings "$script"
+	rc=$?
+	echo "bench: == $name took $(( $(date +%s) - t0 )) s, exit status $rc"
+	return "$rc"
+}
+
+rc=0 ran=()	# ran: the benchmarks this command ran
+case $skip in *" unmap "*) ;; *)
+	run unmap scripts/bench/unmap.sh "${BENCH_UNMAP:-}" || rc=1; ran+=(unmap) ;;
+esac
+case $skip in *" faultaround "*) ;; *)
+	run faultaround scripts/bench/faultaround.sh "${BENCH_FA:-}" || rc=1; ran+=(faultaround) ;;
+esac
+
+echo "bench: == plots"
+scripts/bench/plot.sh "$out" || rc=1
+
+{
+	echo "# foliotune benchmarks: $(basename "$out")"
+	echo
+	echo "**Measured in a QEMU TCG guest (software emulation)** unless a results.md says KVM;"
+	echo "only ratios within one boot mean anything."
+	echo
+	case $(basename "$out") in *smoke*) echo "> **SMOKE RUN** (a short run to check the scripts): not a result."; echo ;; esac
+	echo "- command: \`$(for v in BENCH_OUT BENCH_UNMAP BENCH_FA BENCH_SKIP BENCH_KERNEL_ARGS; do
+		[ -n "${!v:-}" ] && printf "%s='%s' " "$v" "${!v}"; done)make bench\` (scripts/bench/all.sh)"
+	echo "- commit: \`$commit\`, date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	for r in unmap faultaround; do
+		[ -d "$out/$r/raw" ] || continue
+		echo "- $r: [$r/results.md]($r/results.md), raw records in \`$r/raw/\`$(
+			[[ " ${ran[*]} " == *" $r "* ]] || echo " (not re-run by this command)")"
+	done
+	echo
+	echo "## Figures"
+	echo
+	rel=$out; case $out in "$repo"/*) rel=${out#"$repo"/} ;; esac
+	echo "Made by \`scripts/bench/plot.sh $rel\` from the raw/ files"
+	echo "(each PNG has an SVG and the .dat it plotted next to it)."
+	echo
+	for p in unmap-time unmap-speedup unmap-batches fa-launch fa-seqread; do
+		[ -f "$out/plots/$p.png" ] && echo "![$p](plots/$p.png)" && echo
+	done
+} > "$out/README.md"
+echo "bench: $out/README.md"
+exit "$rc"

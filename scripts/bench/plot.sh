@@ -1,0 +1,239 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# plot.sh RESULTS_DIR - the figures of a benchmark session, from its raw
+# files only, so it also works on old results directories.
+#
+# Looks for raw/ directories in RESULTS_DIR itself and one level below
+# (bench/results/<date>-<commit>/{unmap,faultaround}/raw from `make bench`,
+# or an older <date>-<commit>/raw or <date>-<commit>-faultaround/raw), and
+# writes RESULTS_DIR/plots/NAME.{png,svg} plus the NAME.dat it plotted:
+#
+#   unmap-time      reclaim seconds per benchmark (ordered by folio size),
+#                   stock vs batched: median bar, min..max whisker over reps
+#   unmap-speedup   stock/batched (loops/s: batched/stock) per benchmark,
+#                   median and min..max of the per-rep ratios (1 = same)
+#   unmap-batches   batch-size histogram: PTE runs unmapped per batched run
+#                   by run size (unmap_batch_order<k>: 2^k..2^(k+1)-1 PTEs)
+#   fa-launch       average app-launch latency per fault-around
+#                   configuration and scenario: median, min..max over reps
+#   fa-seqread      ft_seqread total time per configuration (no pressure)
+#
+# A figure whose input is absent is skipped with a line saying so.  Every
+# figure is labelled as QEMU TCG (software emulation) unless guest-meta.txt
+# says the guest ran under KVM.  Needs gnuplot (Debian: gnuplot-nox).
+set -uo pipefail
+
+dir=${1:?usage: plot.sh RESULTS_DIR}
+[ -d "$dir" ] || { echo "plot.sh: $dir: no such directory" >&2; exit 1; }
+command -v gnuplot > /dev/null || { echo "plot.sh: gnuplot missing (apt-get install gnuplot-nox)" >&2; exit 2; }
+out=$dir/plots
+mkdir -p "$out" || exit 2
+
+# The raw directories: RESULTS_DIR/raw and RESULTS_DIR/*/raw.
+raws=()
+for r in "$dir/raw" "$dir"/*/raw; do [ -d "$r" ] && raws+=("$r"); done
+[ ${#raws[@]} -gt 0 ] || { echo "plot.sh: no raw/ directory under $dir" >&2; exit 1; }
+
+label="QEMU TCG guest (software emulation)"
+if cat "${raws[@]/%//host-meta.txt}" "${raws[@]/%//guest-meta.txt}" 2>/dev/null | grep -q "^accel kvm"; then
+	label="KVM guest"
+fi
+smoke=""
+case $(basename "$(cd "$dir" && pwd)") in *smoke*) smoke=" - SMOKE RUN, not a result" ;; esac
+
+# Files of one kind across the raw dirs: unmap runs are BENCH.CONFIG.REP.*
+# with CONFIG stock|batched; fault-around runs SCEN.CONFIG.REP.* with a
+# launch-* or seqread scenario.
+unmap_outs=() fa_outs=() unmap_recs=()
+for r in "${raws[@]}"; do
+	for f in "$r"/*.out; do
+		[ -e "$f" ] || continue
+		b=$(basename "$f" .out)
+		IFS=. read -r s c t x <<< "$b"
+		[ -z "${x:-}" ] && [[ $t =~ ^[0-9]+$ ]] || continue
+		case $s in
+		launch-*|seqread) fa_outs+=("$f") ;;
+		*) case $c in stock|batched) unmap_outs+=("$f") ;; esac ;;
+		esac
+	done
+	for f in "$r"/*.batched.*.rec; do
+		[ -e "$f" ] && [[ $(basename "$f") =~ \.batched\.[0-9]+\.rec$ ]] && unmap_recs+=("$f")
+	done
+done
+
+# stats: stdin "KEY VALUE" lines -> "KEY n min median max", keys in first-seen order.
+stats() {
+	awk '{ if (!($1 in n)) ord[++k] = $1; v[$1, ++n[$1]] = $2 }
+	END {
+		for (i = 1; i <= k; i++) {
+			key = ord[i]; m = n[key]
+			for (a = 1; a <= m; a++) x[a] = v[key, a]
+			for (a = 2; a <= m; a++) { t = x[a]; b = a - 1
+				while (b >= 1 && x[b] > t) { x[b + 1] = x[b]; b-- } x[b + 1] = t }
+			med = (m % 2) ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2
+			print key, m, x[1], med, x[m]
+		}
+	}'
+}
+
+# plot NAME TITLE YLABEL LOGSCALE(0|1) GNUPLOT-PLOT-COMMAND: PNG and SVG.
+plot() {
+	local name=$1 title=$2 ylabel=$3 logy=$4 cmd=$5 term
+	for term in "pngcairo size 1000,560 noenhanced font ',10'|png" "svg size 1000,560 noenhanced font ',11'|svg"; do
+		gnuplot 2> "$out/$name.gnuplot.log" <<-EOF || { echo "plot.sh: gnuplot failed for $name: $(tail -2 "$out/$name.gnuplot.log")" >&2; return 1; }
+		set terminal ${term%|*}
+		set output '$out/$name.${term#*|}'
+		set title "$title\n$label$smoke"
+		set ylabel "$ylabel"
+		set grid ytics
+		set key top left
+		set style data histograms
+		set style histogram errorbars gap 2 lw 1
+		set style fill solid 0.8 border -1
+		set boxwidth 0.9
+		set bmargin 7
+		set xtics rotate by -30 left nomirror
+		set yrange [0:*]
+		$( [ "$logy" = 1 ] && echo "set logscale y; set yrange [*:*]" )
+		$cmd
+		EOF
+		rm -f "$out/$name.gnuplot.log"
+	done
+	echo "plot.sh: $out/$name.png, $out/$name.svg"
+}
+
+# Order of the unmap benchmarks: by folio size, then anything else.
+unmap_order="order0 shmem16k lazyfree shmem64k shmem128k seed filera file2m file2m-shift shmem2m-pte shmem2m"
+declare -A fsize=([order0]="4K" [shmem16k]="16K" [lazyfree]="64K" [shmem64k]="64K" [shmem128k]="128K"
+	[seed]="16K-128K readahead" [filera]="16K-128K readahead" [file2m]="2M" [file2m-shift]="2M, shifted"
+	[shmem2m-pte]="2M PTE-mapped" [shmem2m]="2M PMD-mapped")
+
+# ---- unmap: per benchmark and config, the metric of every rep ----
+if [ ${#unmap_outs[@]} -gt 0 ]; then
+	for f in "${unmap_outs[@]}"; do
+		b=$(basename "$f" .out); IFS=. read -r s c t <<< "$b"
+		awk -v k="$s.$c.$t" '$1 == "loops_per_sec" || $1 == "reclaim_seconds" { print k, $1, $2 }' "$f"
+	done > "$out/unmap-runs.txt"
+	# one row per benchmark: name, stock n/min/med/max, batched n/min/med/max
+	for c in stock batched; do
+		awk -v c=$c '{ split($1, p, "."); if (p[2] == c && $2 == "reclaim_seconds") print p[1], $3 }' \
+			"$out/unmap-runs.txt" | stats > "$out/.unmap-$c.txt"
+	done
+	: > "$out/unmap-time.dat"
+	for s in $unmap_order $(cut -d' ' -f1 "$out/.unmap-stock.txt"); do
+		grep -q "^\"$s\\\\" "$out/unmap-time.dat" && continue
+		st=$(grep "^$s " "$out/.unmap-stock.txt") || continue
+		ba=$(grep "^$s " "$out/.unmap-batched.txt") || continue
+		echo "\"$s\\n${fsize[$s]:-?}\" ${st#* } ${ba#* }" >> "$out/unmap-time.dat"
+	done
+	rm -f "$out"/.unmap-*.txt
+	if [ -s "$out/unmap-time.dat" ]; then
+		sed -i '1i # benchmark(folio size) stock_n stock_min stock_median stock_max batched_n batched_min batched_median batched_max (reclaim seconds)' "$out/unmap-time.dat"
+		plot unmap-time "try_to_unmap_one: memcg reclaim time by folio size, stock vs batched (median, min..max)" \
+			"reclaim seconds (lower is better)" 1 \
+			"plot '$out/unmap-time.dat' using 4:3:5:xtic(1) title 'stock (unmap_batch=0)', '' using 8:7:9 title 'batched (unmap_batch=1)'"
+	else
+		echo "plot.sh: no reclaim benchmarks with both stock and batched runs: no unmap-time"
+	fi
+
+	# speedup per rep pair: stock/batched time, batched/stock loops/s
+	awk '{ split($1, p, "."); v[p[1], p[2], p[3]] = $3; m[p[1]] = $2; reps[p[1], p[3]] = 1; if (!(p[1] in seen)) { seen[p[1]] = 1; ord[++n] = p[1] } }
+	END { for (i = 1; i <= n; i++) { b = ord[i]
+		for (k in reps) { split(k, q, SUBSEP); if (q[1] != b) continue
+			s = v[b, "stock", q[2]]; t = v[b, "batched", q[2]]
+			if (s == "" || t == "" || s == 0 || t == 0) continue
+			print b, (m[b] == "loops_per_sec") ? t / s : s / t } } }' "$out/unmap-runs.txt" | stats > "$out/.speed.txt"
+	: > "$out/unmap-speedup.dat"
+	for s in $unmap_order $(cut -d' ' -f1 "$out/.speed.txt"); do
+		grep -q "^\"$s\\\\" "$out/unmap-speedup.dat" && continue
+		row=$(grep "^$s " "$out/.speed.txt") || continue
+		echo "\"$s\\n${fsize[$s]:-?}\" ${row#* }" >> "$out/unmap-speedup.dat"
+	done
+	rm -f "$out/.speed.txt"
+	if [ -s "$out/unmap-speedup.dat" ]; then
+		sed -i '1i # benchmark n min median max of the per-rep speedup (stock time / batched time; seed: batched loops/s / stock loops/s)' "$out/unmap-speedup.dat"
+		plot unmap-speedup "batched try_to_unmap_one: speedup over stock by folio size (median, min..max over reps)" \
+			"speedup (stock time / batched time; seed: loops/s ratio)" 0 \
+			"set style histogram errorbars gap 3 lw 1; plot '$out/unmap-speedup.dat' using 4:3:5:xtic(1) title 'speedup' lc rgb '#3070b0', 1 with lines dt 2 lc rgb 'black' title 'no change'"
+	fi
+else
+	echo "plot.sh: no unmap benchmark runs (BENCH.stock|batched.REP.out): no unmap figures"
+fi
+
+# ---- unmap: batch-size histogram from the batched runs' counters ----
+if [ ${#unmap_recs[@]} -gt 0 ]; then
+	# mean unmap_batch_order<k> per batched run, one column per benchmark
+	awk '
+		FNR == 1 { b = FILENAME; sub(/.*\//, "", b); sub(/\..*/, "", b)
+			if (!(b in nrun)) ord[++nb] = b; nrun[b]++ }
+		$1 == "counter" && $3 ~ /^unmap_batch_order[0-9]$/ { k = substr($3, 18); sum[b, k] += $4 }
+		END {
+			printf "\"PTEs per run\""; for (i = 1; i <= nb; i++) printf " %s", ord[i]; print ""
+			for (k = 0; k <= 9; k++) {
+				lo = 2 ^ k; hi = 2 ^ (k + 1) - 1; if (k == 9) hi = 512
+				if (k == 0) printf "\"1 (large folio)\""; else if (k == 9) printf "\"512\""; else printf "\"%d-%d\"", lo, hi
+				for (i = 1; i <= nb; i++) printf " %.1f", sum[ord[i], k] / nrun[ord[i]]
+				print ""
+			}
+		}' "${unmap_recs[@]}" > "$out/unmap-batches.dat"
+	nb=$(head -1 "$out/unmap-batches.dat" | awk '{ print NF - 3 }')
+	# log scale: zero bars are drawn as missing (gnuplot skips log(0))
+	plot unmap-batches "batched try_to_unmap_one: PTE runs per batched run, by run size (unmap_batch_order<k>)" \
+		"runs per benchmark run (mean over reps, log)" 1 \
+		"set style histogram clustered gap 2; set key outside right top; set datafile missing '0.0'; set yrange [0.8:*]; plot for [i=2:$((nb + 1))] '$out/unmap-batches.dat' using i:xtic(1) title columnheader(i)"
+else
+	echo "plot.sh: no batched .rec files: no unmap-batches"
+fi
+
+# ---- fault-around: launch latency and seqread time per configuration ----
+fa_order="stock fa4k mkold1 mkold2 auto"
+if [ ${#fa_outs[@]} -gt 0 ]; then
+	for f in "${fa_outs[@]}"; do
+		b=$(basename "$f" .out); IFS=. read -r s c t <<< "$b"
+		awk -v s="$s" -v c="$c" '
+			function kv(k,   i, a) { for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] } return "" }
+			$1 == "summary" { print s "." c, kv("avg_ms") }
+			$1 == "total" { print s "." c, kv("ms") / 1000 }' "$f"
+	done | stats > "$out/.fa.txt"
+	confs=$(for c in $fa_order $(cut -d' ' -f1 "$out/.fa.txt" | cut -d. -f2); do echo "$c"; done | awk '!s[$0]++' |
+		while read -r c; do grep -q "^[^ ]*\.$c " "$out/.fa.txt" && echo "$c"; done)
+	scens=$(for s in launch-zram launch-noswap launch-zram-classic launch-noswap-classic \
+		$(cut -d' ' -f1 "$out/.fa.txt" | cut -d. -f1); do echo "$s"; done |
+		awk '!s[$0]++' | while read -r s; do grep -q "^$s\." "$out/.fa.txt" && echo "$s"; done | grep '^launch-')
+	if [ -n "$scens" ]; then
+		{
+			echo "# scenario, then per configuration ($(echo $confs)): median min max of the per-run average launch ms"
+			for s in $scens; do
+				printf '"%s"' "$s"
+				for c in $confs; do
+					row=$(grep "^$s\.$c " "$out/.fa.txt") && echo "$row" | awk '{ printf " %s %s %s", $4, $3, $5 }' || printf ' - - -'
+				done
+				echo
+			done
+		} > "$out/fa-launch.dat"
+		cmd="plot" i=0
+		for c in $confs; do
+			cmd="$cmd '$out/fa-launch.dat' using $((2 + 3 * i)):$((3 + 3 * i)):$((4 + 3 * i))$([ $i = 0 ] && echo ':xtic(1)') title '$c',"
+			i=$((i + 1))
+		done
+		plot fa-launch "app launch latency by fault-around configuration (median, min..max over reps)" \
+			"average launch ms (lower is better)" 0 "set datafile missing '-'; ${cmd%,}"
+	else
+		echo "plot.sh: no launch-* runs: no fa-launch"
+	fi
+	if grep -q '^seqread\.' "$out/.fa.txt"; then
+		{
+			echo "# configuration median min max of ft_seqread total seconds"
+			for c in $confs; do
+				grep "^seqread\.$c " "$out/.fa.txt" | awk -v c="$c" '{ printf "\"%s\" %s %s %s\n", c, $4, $3, $5 }'
+			done
+		} > "$out/fa-seqread.dat"
+		plot fa-seqread "ft_seqread (sequential/strided readers, no memory pressure) by fault-around configuration" \
+			"total seconds (lower is better)" 0 \
+			"plot '$out/fa-seqread.dat' using 2:3:4:xtic(1) title 'seqread total' lc rgb '#3070b0'"
+	fi
+	rm -f "$out/.fa.txt"
+else
+	echo "plot.sh: no fault-around runs (launch-*/seqread.CONFIG.REP.out): no fault-around figures"
+fi

@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# docs/counters.md's knob and counter tables are what scripts/gen-docs.sh
+# makes from include/foliotune.h, and the check catches a header change
+# that the docs miss (self-test on a copy with one counter added).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+repo=$FT_REPO
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+
+if out=$("$repo/scripts/gen-docs.sh" --check 2>&1); then
+	ok "docs: docs/counters.md tables match include/foliotune.h"
+else
+	not_ok "docs: docs/counters.md tables match include/foliotune.h" "$(echo "$out" | head -8 | tr '\n' '|')"
+fi
+
+# every counter name of the header appears as a table row (independent of
+# the generator: names pulled from the X-macro text)
+missing=$(sed -n '/define FOLIOTUNE_COUNTERS/,/^$/p' "$repo/include/foliotune.h" |
+	grep -oE '\bX\([a-z0-9_]+' | cut -c3- | while read -r c; do
+		grep -q "^| \`$c\` |" "$repo/docs/counters.md" || echo "$c"; done | tr '\n' ' ')
+check_eq "docs: every counter of include/foliotune.h has a row in docs/counters.md" "" "$missing"
+
+# the check must be able to fail: a header with one more counter
+mkdir -p "$w/include"
+sed 's/X(fa_auto_changes, \(.*\))$/X(fa_auto_changes, \1) \\\n\tX(ft_docs_selftest, "not documented")/' \
+	"$repo/include/foliotune.h" > "$w/include/foliotune.h"
+cp "$repo/docs/counters.md" "$w/counters.md"
+if ! grep -q ft_docs_selftest "$w/include/foliotune.h"; then
+	not_ok "docs: self-test header has an extra counter" "sed did not match the last counter line"
+elif FT_DOC=$w/counters.md FT_INCLUDE=$w/include "$repo/scripts/gen-docs.sh" --check > "$w/out" 2>&1; then
+	not_ok "docs: the check fails when the header gains an undocumented counter" "gen-docs.sh --check passed"
+else
+	check "docs: the check fails when the header gains an undocumented counter" grep -q 'ft_docs_selftest' "$w/out"
+fi
