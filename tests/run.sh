@@ -14,15 +14,34 @@
 # ends with "# Totals" and "N passed, N failed, N skipped".  A skip is only
 # acceptable for hardware these machines lack ("# SKIP hw: ..."); any other
 # skip fails the run.  Logs: build/test-logs/.
+#
+# The debug-kernel lane (make check-debug) runs the same suites on another
+# kernel build through these (all optional; defaults: the stock build):
+#   FT_STAGES          stages to run (default "host style guest gate")
+#   FT_GUEST_SUITES    guest suites to run (default "main unmap")
+#   FT_TEST_LOGS       log directory
+#   FT_KERNEL_IMAGE    kernel image to boot (vmrun -K)
+#   FT_GUEST_MODULES   the guest's /lib/modules/KVER (vmrun -M)
+#   FT_KO FT_WRONG_KO FT_WARN_KO FT_LOCKDEP_KO   the modules built for it
+#   FT_TIME_SCALE      multiply the boots' timeouts (slow debug kernels)
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
 KVER=${KVER:-6.12.117+deb12-amd64}
-logs=$repo/build/test-logs
+logs=${FT_TEST_LOGS:-$repo/build/test-logs}
+stages=" ${FT_STAGES:-host style guest gate} "
+scale=${FT_TIME_SCALE:-1}
+warn_ko=${FT_WARN_KO:-$repo/tests/modules/ft_warn_test.ko}
 mkdir -p "$logs"
 all=$logs/results.tap
 : > "$all"
 vmrun=(scripts/vm/vmrun.sh -k "$KVER" -q)
+[ -n "${FT_KERNEL_IMAGE:-}" ] && vmrun+=(-K "$FT_KERNEL_IMAGE")
+[ -n "${FT_GUEST_MODULES:-}" ] && vmrun+=(-M "$FT_GUEST_MODULES")
+for var in FT_KO FT_WRONG_KO; do
+	[ -n "${!var:-}" ] && vmrun+=(-e "$var=${!var}")
+done
+has_stage() { [[ $stages == *" $1 "* ]]; }
 
 stage_start() { stage=$1; stage_t0=$(date +%s); echo "== stage $stage"; }
 stage_end() { echo "== stage $stage took $(( $(date +%s) - stage_t0 )) s" | tee -a "$logs/timings.txt"; }
@@ -66,10 +85,13 @@ guest_suite() {
 
 t0=$(date +%s)
 
+if has_stage host; then
 stage_start host
 tests/run-host.sh | emit
 stage_end
+fi
 
+if has_stage style; then
 stage_start style
 if out=$(make -s check-style 2>&1); then
 	echo "ok - style: checkpatch clean on module/ and include/" | emit
@@ -79,14 +101,19 @@ else
 	printf '%s\n' "$out" | head -30
 fi
 stage_end
+fi
 
+if has_stage guest; then
 stage_start guest
-guest_suite main
-guest_suite unmap -t 1800 -- tests/guest/unmap/suite.sh
+suites=" ${FT_GUEST_SUITES:-main unmap} "
+[[ $suites == *" main "* ]] && guest_suite main -t $((600 * scale))
+[[ $suites == *" unmap "* ]] && guest_suite unmap -t $((1800 * scale)) -- tests/guest/unmap/suite.sh
 stage_end
+fi
 
+if has_stage gate; then
 stage_start gate
-"${vmrun[@]}" -l "$logs/console-gate-selftest.log" -- "insmod $repo/tests/modules/ft_warn_test.ko" \
+"${vmrun[@]}" -t $((600 * scale)) -l "$logs/console-gate-selftest.log" -- "insmod $warn_ko" \
 	> "$logs/gate-selftest.out" 2>&1
 rc=$?
 if [ "$rc" = 252 ] && grep -q "WARNING:.*ft_warn_test" "$logs/gate-selftest.out"; then
@@ -94,7 +121,25 @@ if [ "$rc" = 252 ] && grep -q "WARNING:.*ft_warn_test" "$logs/gate-selftest.out"
 else
 	echo "not ok - gate: a WARN in the guest fails the console gate # vmrun exit $rc, expected 252" | emit
 fi
+# Debug kernels: the gate must also fail on what lockdep and
+# DEBUG_ATOMIC_SLEEP really print (FT_LOCKDEP_KO: tests/modules/ft_lockdep_test.ko
+# built for that kernel).
+if [ -n "${FT_LOCKDEP_KO:-}" ]; then
+	for what in lockdep:'WARNING: possible circular locking dependency detected' \
+		    atomic_sleep:'BUG: sleeping function called from invalid context'; do
+		expect=${what#*:} what=${what%%:*}
+		"${vmrun[@]}" -t $((600 * scale)) -l "$logs/console-gate-$what.log" -- \
+			"insmod $FT_LOCKDEP_KO what=$what" > "$logs/gate-$what.out" 2>&1
+		rc=$?
+		if [ "$rc" = 252 ] && grep -qF "$expect" "$logs/gate-$what.out"; then
+			echo "ok - gate: a $what report in the guest fails the console gate" | emit
+		else
+			echo "not ok - gate: a $what report in the guest fails the console gate # vmrun exit $rc, expected 252 and '$expect'" | emit
+		fi
+	done
+fi
 stage_end
+fi
 
 # Number and count.
 pass=$(grep -c '^ok - ' "$all" | tr -d ' ')
