@@ -19,6 +19,7 @@ VMRUN := scripts/vm/vmrun.sh -k $(KVER)
 # scripts/debug-kernel/build.sh, cached in $(FT_DEBUG_CACHE) (default
 # /var/cache/foliotune).  `make FT_DEBUG_LANE=1 TARGET` builds TARGET for
 # that kernel, into build/debug/ (the stock outputs are left alone).
+.DEFAULT_GOAL := all
 ifeq ($(FT_DEBUG_LANE),1)
 DEBUG_DIR := $(shell scripts/debug-kernel/build.sh --dir)
 KVER := $(shell cat $(DEBUG_DIR)/release 2>/dev/null || echo 6.12.117-ftdebug)
@@ -28,6 +29,7 @@ DEBUG_MODULES := $(DEBUG_DIR)/modroot/lib/modules/$(KVER)
 VMRUN := scripts/vm/vmrun.sh -k $(KVER) -K $(DEBUG_DIR)/vmlinuz -M $(DEBUG_MODULES) -t 1800
 $(KDIR)/Makefile:
 	$(error debug kernel not built in $(DEBUG_DIR): make debug-kernel)
+DEBUG_KALLSYMS_DEP := $(DEBUG_DIR)/vmlinuz
 endif
 KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
 
@@ -35,7 +37,7 @@ export KVER KDIR KSRC
 
 .PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround \
 	demo vm-run help clean install uninstall ksrc debug-kernel check-debug check-debug-catches \
-	debug-modules debug-break-rmap debug-verified debug-run debug-catches
+	debug-modules debug-break-rmap debug-verified debug-verified-current debug-run debug-catches
 
 all: module cli progs tools test-modules
 
@@ -55,10 +57,17 @@ module/verified/$(KVER).h:
 # (the test box's /proc/kallsyms, dumped once per KVER: Debian's
 # /boot/System.map is a stub and the -dbg package is a 1 GB download).
 KLP_LIST := module/klp-symbols.list
+ifneq ($(and $(filter 1,$(FT_DEBUG_LANE)),$(shell grep -sx CONFIG_LOCKDEP=y $(KDIR)/.config)),)
+# A lockdep kernel's inlines reach one more unexported symbol.
+KLP_LIST := $(BUILD)/klp-symbols.list
+$(KLP_LIST): module/klp-symbols.list module/klp-symbols-debug.list
+	mkdir -p $(BUILD)
+	cat $^ > $@
+endif
 KLP_SYMVERS := $(BUILD)/klp-$(KVER).symvers
 KLP_CONVERT := scripts/klp-convert
 
-$(KALLSYMS): scripts/vm/init scripts/vm/mkinitramfs.sh
+$(KALLSYMS): scripts/vm/init scripts/vm/mkinitramfs.sh $(DEBUG_KALLSYMS_DEP)
 	mkdir -p $(BUILD)
 	$(VMRUN) -q -- 'cat /proc/kallsyms > $@.tmp'
 	mv $@.tmp $@
@@ -151,10 +160,12 @@ debug-kernel:
 	scripts/debug-kernel/build.sh
 
 check-debug: debug-kernel cli progs tools
+	$(DEBUG_MAKE) debug-verified-current
 	$(DEBUG_MAKE) debug-modules
 	$(DEBUG_MAKE) debug-run
 
 check-debug-catches: debug-kernel cli progs tools
+	$(DEBUG_MAKE) debug-verified-current
 	$(DEBUG_MAKE) debug-break-rmap
 	$(DEBUG_MAKE) debug-catches
 
@@ -169,12 +180,21 @@ debug-modules: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
 debug-break-rmap: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
 	$(call build_module_copy,$(BUILD)/break-rmap,FT_TEST_BREAK_RMAP=1)
 
-# module/verified/REL.h for the debug kernel, from its kallsyms.
+# module/verified/REL.h for the debug kernel, from its kallsyms (the copied
+# functions are the same source on both builds; only their sizes differ).
+# debug-verified-current regenerates it when it names another debug build
+# (a new HASH): commit the result.
 debug-verified: $(KALLSYMS)
 	scripts/debug-kernel/verified-header.sh $(KALLSYMS) $(DEBUG_DIR) > module/verified/$(KVER).h.tmp
 	mv module/verified/$(KVER).h.tmp module/verified/$(KVER).h
 
-DEBUG_ENV = FT_TEST_LOGS=$(CURDIR)/build/test-logs-debug FT_TIME_SCALE=$${FT_TIME_SCALE:-4} \
+debug-verified-current:
+	@if ! grep -qF "\"$$(cat $(DEBUG_DIR)/version)\"" module/verified/$(KVER).h 2>/dev/null; then \
+		echo "module/verified/$(KVER).h missing or for another build: regenerating it (commit it)"; \
+		$(MAKE) --no-print-directory FT_DEBUG_LANE=1 debug-verified; \
+	fi
+
+DEBUG_ENV = FT_TEST_LOGS=$${FT_TEST_LOGS:-$(CURDIR)/build/test-logs-debug} FT_TIME_SCALE=$${FT_TIME_SCALE:-4} \
 	KVER=$(KVER) FT_KERNEL_IMAGE=$(DEBUG_DIR)/vmlinuz FT_GUEST_MODULES=$(DEBUG_MODULES) \
 	FT_KO=$(BUILD)/module/foliotune.ko FT_WRONG_KO=$(BUILD)/wrong-build/foliotune.ko \
 	FT_WARN_KO=$(BUILD)/tests-modules/ft_warn_test.ko \

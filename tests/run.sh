@@ -132,9 +132,9 @@ if [ -n "${FT_LOCKDEP_KO:-}" ]; then
 			"insmod $FT_LOCKDEP_KO what=$what" > "$logs/gate-$what.out" 2>&1
 		rc=$?
 		if [ "$rc" = 252 ] && grep -qF "$expect" "$logs/gate-$what.out"; then
-			echo "ok - gate: a $what report in the guest fails the console gate" | emit
+			echo "ok - gate: the $what report in the guest fails the console gate" | emit
 		else
-			echo "not ok - gate: a $what report in the guest fails the console gate # vmrun exit $rc, expected 252 and '$expect'" | emit
+			echo "not ok - gate: the $what report in the guest fails the console gate # vmrun exit $rc, expected 252 and '$expect'" | emit
 		fi
 	done
 fi
