@@ -41,6 +41,8 @@ vmrun=(scripts/vm/vmrun.sh -k "$KVER" -q)
 for var in FT_KO FT_WRONG_KO; do
 	[ -n "${!var:-}" ] && vmrun+=(-e "$var=${!var}")
 done
+# The unmap suite's per-case timeout grows with the boots' (debug kernels).
+[ "$scale" != 1 ] && vmrun+=(-e "FT_TIMEOUT=$((180 * scale))")
 has_stage() { [[ $stages == *" $1 "* ]]; }
 
 stage_start() { stage=$1; stage_t0=$(date +%s); echo "== stage $stage"; }

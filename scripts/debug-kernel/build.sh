@@ -24,6 +24,9 @@
 # The build runs under nice -n 19: the machine's cores belong to the VMs.
 set -uo pipefail
 
+# All in one function, parsed before it runs: the build takes long, and bash
+# would read an edited script file mid-run from a stale offset.
+main() {
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 ksrc=${KSRC:-/var/cache/foliotune/linux-source-6.12}
@@ -77,6 +80,10 @@ export KBUILD_BUILD_USER=foliotune KBUILD_BUILD_HOST=debug-lane
 kmake() { nice -n 19 make -C "$ksrc" O="$obj" "$@"; }
 
 start=$(date +%s)
+# An interrupted build resumes (same .config: kbuild rebuilds nothing done);
+# its build-time then covers only the last part, and says so.
+resumed=""
+[ -e "$obj/init/main.o" ] && resumed=", resumed"
 echo "debug-kernel: configuring $obj"
 cp "$base_config" "$obj/.config"
 kmake olddefconfig > "$dir/config.log" 2>&1 || die "olddefconfig failed: $dir/config.log"
@@ -118,7 +125,10 @@ cp "$obj/arch/x86/boot/bzImage" "$dir/vmlinuz"
 echo "$rel" > "$dir/release"
 sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$obj/include/generated/utsversion.h" > "$dir/version"
 secs=$((end - start))
-printf '%dm%02ds (make -j%s, nice 19, %s)\n' $((secs / 60)) $((secs % 60)) "$jobs" "$(date -u +%F)" > "$dir/build-time"
+printf '%dm%02ds (make -j%s, nice 19, %s%s)\n' $((secs / 60)) $((secs % 60)) "$jobs" "$(date -u +%F)" "$resumed" > "$dir/build-time"
 ln -sfn "debug-$hash" "$cache/debug-current" 2>/dev/null || true
 touch "$dir/done"
 echo "debug-kernel: built $rel in $(cat "$dir/build-time"): $dir"
+}
+main "$@"
+exit
