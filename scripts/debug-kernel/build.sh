@@ -72,6 +72,9 @@ done
 
 obj=$dir/obj
 mkdir -p "$obj" || die "cannot create $obj (FT_DEBUG_CACHE picks another cache)"
+# One build per tree at a time (a second `make check-debug` waits for none).
+exec 9> "$dir/.lock"
+flock -n 9 || die "another build of $dir is running (its log: $dir/build.log)"
 # The version string carries the config hash: the module's build check
 # (module/verified/REL.h) then names exactly this build.
 export KBUILD_BUILD_VERSION=1

@@ -19,6 +19,7 @@ reports=(
 	"kernel BUG at mm/rmap.c:1559!"
 	# mm/page_table_check.c BUG_ON()
 	"kernel BUG at mm/page_table_check.c:87!"
+	"WARNING: CPU: 0 PID: 1 at mm/page_table_check.c:218 __page_table_check_ptes_set+0x11b/0x1a0"
 	# include/linux/mmdebug.h VM_WARN_ON -> WARN_ON
 	"WARNING: CPU: 1 PID: 224 at mm/rmap.c:1492 __folio_remove_rmap+0x1a2/0x2d0"
 	# kernel/locking/lockdep.c report headers
