@@ -18,6 +18,8 @@ rc=${PIPESTATUS[0]}
 secs=$(( $(date +%s) - t0 ))
 commit=$(git -C "$repo" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 counts=$(grep -m1 -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$out" || echo "no totals")
+# A partial run says so: only a run of every suite is a full debug run.
+[ -n "${FT_GUEST_SUITES:-}" ] && counts="$counts (only: $FT_GUEST_SUITES)"
 kernel="${KVER:-?} $(uname_v=$(cat "$(dirname "${FT_KERNEL_IMAGE:-/nonexistent}")/version" 2>/dev/null); echo "${uname_v##* }")"
 result=PASS
 [ "$rc" = 0 ] || result="FAIL (exit $rc)"
