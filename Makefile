@@ -13,17 +13,39 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD := $(CURDIR)/build
 VMRUN := scripts/vm/vmrun.sh -k $(KVER)
+
+# Debug-kernel lane (issue #9, README "Debug-kernel lane"): the same
+# 6.12.117 built with DEBUG_VM, PAGE_TABLE_CHECK, PROVE_LOCKING, ... by
+# scripts/debug-kernel/build.sh, cached in $(FT_DEBUG_CACHE) (default
+# /var/cache/foliotune).  `make FT_DEBUG_LANE=1 TARGET` builds TARGET for
+# that kernel, into build/debug/ (the stock outputs are left alone).
+.DEFAULT_GOAL := all
+ifeq ($(FT_DEBUG_LANE),1)
+DEBUG_DIR := $(shell scripts/debug-kernel/build.sh --dir)
+KVER := $(shell cat $(DEBUG_DIR)/release 2>/dev/null || echo 6.12.117-ftdebug)
+KDIR := $(DEBUG_DIR)/obj
+BUILD := $(CURDIR)/build/debug
+DEBUG_MODULES := $(DEBUG_DIR)/modroot/lib/modules/$(KVER)
+VMRUN := scripts/vm/vmrun.sh -k $(KVER) -K $(DEBUG_DIR)/vmlinuz -M $(DEBUG_MODULES) -t 1800
+$(KDIR)/Makefile:
+	$(error debug kernel not built in $(DEBUG_DIR): make debug-kernel)
+DEBUG_KALLSYMS_DEP := $(DEBUG_DIR)/vmlinuz
+endif
 KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
 
 export KVER KDIR KSRC
 
 .PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround \
-	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc
+	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc \
+	debug-kernel check-debug check-debug-catches debug-modules debug-break-rmap debug-verified \
+	debug-verified-current debug-run debug-catches
 
 all: module cli progs tools test-modules
 
+ifneq ($(FT_DEBUG_LANE),1)
 $(KDIR)/Makefile:
 	$(error kernel headers for $(KVER) missing: apt-get install linux-headers-$(KVER) (or run `make deps`))
+endif
 
 module/verified/$(KVER).h:
 	$(error foliotune was not verified on $(KVER): no module/verified/$(KVER).h)
@@ -36,10 +58,17 @@ module/verified/$(KVER).h:
 # (the test box's /proc/kallsyms, dumped once per KVER: Debian's
 # /boot/System.map is a stub and the -dbg package is a 1 GB download).
 KLP_LIST := module/klp-symbols.list
+ifneq ($(and $(filter 1,$(FT_DEBUG_LANE)),$(shell grep -sx CONFIG_LOCKDEP=y $(KDIR)/.config)),)
+# A lockdep kernel's inlines reach one more unexported symbol.
+KLP_LIST := $(BUILD)/klp-symbols.list
+$(KLP_LIST): module/klp-symbols.list module/klp-symbols-debug.list
+	mkdir -p $(BUILD)
+	cat $^ > $@
+endif
 KLP_SYMVERS := $(BUILD)/klp-$(KVER).symvers
 KLP_CONVERT := scripts/klp-convert
 
-$(KALLSYMS): scripts/vm/init scripts/vm/mkinitramfs.sh
+$(KALLSYMS): scripts/vm/init scripts/vm/mkinitramfs.sh $(DEBUG_KALLSYMS_DEP)
 	mkdir -p $(BUILD)
 	$(VMRUN) -q -- 'cat /proc/kallsyms > $@.tmp'
 	mv $@.tmp $@
@@ -83,6 +112,18 @@ tools: tests/tools/ft_write
 tests/tools/%: tests/tools/%.c
 	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -o $@ $<
 
+# build_module_copy DIR KBUILD-ARGS: foliotune.ko built from a copy of
+# module/ in DIR (test-only variants, and the debug-kernel lane's build).
+define build_module_copy
+	mkdir -p $(1)
+	cp module/*.c module/*.h module/Kbuild $(1)/
+	cp -r module/verified module/kcopy $(1)/
+	cp $(KLP_LIST) $(1)/
+	$(MAKE) -C $(KDIR) M=$(1) FT_INCLUDE=$(CURDIR)/include \
+		KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) $(2) modules
+	@$(call klp_convert,$(1)/foliotune.ko)
+endef
+
 # Test-only modules: the WARN_ON module for the console-gate self-test and a
 # copy of foliotune that expects another kernel build.
 test-modules: $(KDIR)/Makefile $(KLP_SYMVERS)
@@ -113,6 +154,66 @@ check-style: ksrc
 
 check-host:
 	tests/run-host.sh
+
+# Debug-kernel lane.  debug-kernel: build (once, cached) the debug kernel.
+# check-debug: the test-box suites and the gate self-tests on it, with
+# foliotune and the test modules built for it (build/debug/); logs in
+# build/test-logs-debug/, result appended to docs/debug-runs.md.
+# check-debug-catches: a TEST-ONLY foliotune that removes one rmap too few
+# per batch must be caught there (console gate or crash).
+DEBUG_MAKE = $(MAKE) --no-print-directory FT_DEBUG_LANE=1
+
+debug-kernel:
+	scripts/debug-kernel/build.sh
+
+check-debug: debug-kernel cli progs tools
+	$(DEBUG_MAKE) debug-verified-current
+	$(DEBUG_MAKE) debug-modules
+	$(DEBUG_MAKE) debug-run
+
+check-debug-catches: debug-kernel cli progs tools
+	$(DEBUG_MAKE) debug-verified-current
+	$(DEBUG_MAKE) debug-break-rmap
+	$(DEBUG_MAKE) debug-catches
+
+# The inner targets of the lane (FT_DEBUG_LANE=1).
+debug-modules: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
+	$(call build_module_copy,$(BUILD)/module,)
+	$(call build_module_copy,$(BUILD)/wrong-build,FT_TEST_WRONG_BUILD=1)
+	mkdir -p $(BUILD)/tests-modules
+	cp tests/modules/*.c tests/modules/Kbuild $(BUILD)/tests-modules/
+	$(MAKE) -C $(KDIR) M=$(BUILD)/tests-modules modules
+
+debug-break-rmap: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
+	$(call build_module_copy,$(BUILD)/break-rmap,FT_TEST_BREAK_RMAP=1)
+
+# module/verified/REL.h for the debug kernel, from its kallsyms (the copied
+# functions are the same source on both builds; only their sizes differ).
+# debug-verified-current regenerates it when it names another debug build
+# (a new HASH): commit the result.
+debug-verified: $(KALLSYMS)
+	scripts/debug-kernel/verified-header.sh $(KALLSYMS) $(DEBUG_DIR) > module/verified/$(KVER).h.tmp
+	mv module/verified/$(KVER).h.tmp module/verified/$(KVER).h
+
+debug-verified-current:
+	@if ! grep -qF "\"$$(cat $(DEBUG_DIR)/version)\"" module/verified/$(KVER).h 2>/dev/null; then \
+		echo "module/verified/$(KVER).h missing or for another build: regenerating it (commit it)"; \
+		$(MAKE) --no-print-directory FT_DEBUG_LANE=1 debug-verified; \
+	fi
+
+DEBUG_ENV = FT_TEST_LOGS=$${FT_TEST_LOGS:-$(CURDIR)/build/test-logs-debug} FT_TIME_SCALE=$${FT_TIME_SCALE:-4} \
+	KVER=$(KVER) FT_KERNEL_IMAGE=$(DEBUG_DIR)/vmlinuz FT_GUEST_MODULES=$(DEBUG_MODULES) \
+	FT_KO=$(BUILD)/module/foliotune.ko FT_WRONG_KO=$(BUILD)/wrong-build/foliotune.ko \
+	FT_WARN_KO=$(BUILD)/tests-modules/ft_warn_test.ko \
+	FT_LOCKDEP_KO=$(BUILD)/tests-modules/ft_lockdep_test.ko
+
+debug-run:
+	$(DEBUG_ENV) FT_STAGES="guest reliability gate" \
+		FT_SUITES="main unmap rel-input rel-security rel-faults rel-cycles rel-stress rel-peer" \
+		scripts/debug-kernel/record.sh tests/run.sh
+
+debug-catches:
+	$(DEBUG_ENV) tests/debug-catches.sh
 
 # The whole suite: host tests, style, and the guest suites in the test box.
 check: all ksrc mm-selftests
@@ -198,5 +299,8 @@ help:
 	@echo '  make docs      regenerate docs/counters.md tables from include/foliotune.h'
 	@echo '  make check-host       host-side tests only'
 	@echo '  make check-style      checkpatch on the kernel code'
+	@echo '  make debug-kernel     build the debug kernel (DEBUG_VM, PAGE_TABLE_CHECK, lockdep), cached'
+	@echo '  make check-debug      the test-box suites on the debug kernel (README: Debug-kernel lane)'
+	@echo '  make check-debug-catches  a TEST-ONLY rmap-breaking build must be caught there'
 	@echo '  make install / uninstall   (DESTDIR, PREFIX)'
 	@echo '  make clean'

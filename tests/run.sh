@@ -17,23 +17,40 @@
 # acceptable for hardware these machines lack ("# SKIP hw: ..."); any other
 # skip fails the run.  Logs: build/test-logs/.
 #
-# FT_STAGES="host style guest reliability gate" (default: all) and
-# FT_SUITES="main unmap rel-input ..." (default: all) select parts, for
-# development; CI runs everything.
+# Parts, for development and for the debug-kernel lane (make check-debug,
+# which runs the same suites on another kernel build); all optional, CI
+# runs everything:
+#   FT_STAGES          stages to run (default "host style guest reliability gate")
+#   FT_SUITES          boots to run, by name: main unmap rel-input ... (default all)
+#   FT_GUEST_SUITES    guest-stage suites to run (default "main unmap")
+#   FT_TEST_LOGS       log directory
+#   FT_KERNEL_IMAGE    kernel image to boot (vmrun -K)
+#   FT_GUEST_MODULES   the guest's /lib/modules/KVER (vmrun -M)
+#   FT_KO FT_WRONG_KO FT_WARN_KO FT_LOCKDEP_KO   the modules built for it
+#   FT_TIME_SCALE      multiply the boots' timeouts (slow debug kernels)
+#   FT_WRONG_KVER      the other kernel the wrong-kernel suite boots
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
 KVER=${KVER:-6.12.117+deb12-amd64}
 FT_WRONG_KVER=${FT_WRONG_KVER:-6.1.0-57-amd64}	# a kernel foliotune must refuse
-logs=$repo/build/test-logs
+logs=${FT_TEST_LOGS:-$repo/build/test-logs}
+stages=" ${FT_STAGES:-host style guest reliability gate} "
+only_suites=" ${FT_SUITES:-} "
+scale=${FT_TIME_SCALE:-1}
+warn_ko=${FT_WARN_KO:-$repo/tests/modules/ft_warn_test.ko}
 mkdir -p "$logs"
 all=$logs/results.tap
 : > "$all"
 vmrun=(scripts/vm/vmrun.sh -k "$KVER" -q)
-
-stages=" ${FT_STAGES:-host style guest reliability gate} "
-suites=" ${FT_SUITES:-} "
-want_stage() { case $stages in *" $1 "*) return 0 ;; esac; return 1; }
+[ -n "${FT_KERNEL_IMAGE:-}" ] && vmrun+=(-K "$FT_KERNEL_IMAGE")
+[ -n "${FT_GUEST_MODULES:-}" ] && vmrun+=(-M "$FT_GUEST_MODULES")
+for var in FT_KO FT_WRONG_KO; do
+	[ -n "${!var:-}" ] && vmrun+=(-e "$var=${!var}")
+done
+# The unmap suite's per-case timeout grows with the boots' (debug kernels).
+[ "$scale" != 1 ] && vmrun+=(-e "FT_TIMEOUT=$((180 * scale))")
+has_stage() { [[ $stages == *" $1 "* ]]; }
 stage_start() { stage=$1; stage_t0=$(date +%s); echo "== stage $stage"; }
 stage_end() { echo "== stage $stage took $(( $(date +%s) - stage_t0 )) s" | tee -a "$logs/timings.txt"; }
 emit() { tee -a "$all" | grep -E '^(not )?ok - ' ; }
@@ -41,7 +58,7 @@ emit() { tee -a "$all" | grep -E '^(not )?ok - ' ; }
 # guest_suite NAME VMRUN-OPTIONS... -- SUITE-ARGS...: one boot of the test box.
 guest_suite() {
 	local name=$1; shift
-	[ "$suites" = "  " ] || case $suites in *" $name "*) ;; *) return ;; esac
+	[ "$only_suites" = "  " ] || case $only_suites in *" $name "*) ;; *) return ;; esac
 	local opts=() args=()
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
 	[ "${1:-}" = -- ] && shift
@@ -77,13 +94,13 @@ guest_suite() {
 
 t0=$(date +%s)
 
-if want_stage host; then
+if has_stage host; then
 stage_start host
 tests/run-host.sh | emit
 stage_end
 fi
 
-if want_stage style; then
+if has_stage style; then
 stage_start style
 if out=$(make -s check-style 2>&1); then
 	echo "ok - style: checkpatch clean on module/ and include/" | emit
@@ -95,37 +112,55 @@ fi
 stage_end
 fi
 
-if want_stage guest; then
+if has_stage guest; then
 stage_start guest
-guest_suite main
-guest_suite unmap -t 1800 -- tests/guest/unmap/suite.sh
+suites=" ${FT_GUEST_SUITES:-main unmap} "
+[[ $suites == *" main "* ]] && guest_suite main -t $((600 * scale))
+[[ $suites == *" unmap "* ]] && guest_suite unmap -t $((1800 * scale)) -- tests/guest/unmap/suite.sh
 stage_end
 fi
 
 # Reliability (tests/reliability/README.md): one boot per suite, so that a
 # crash in one cannot hide the results of the others.
-if want_stage reliability; then
+if has_stage reliability; then
 stage_start reliability
-guest_suite rel-input -- tests/guest/reliability/input.sh
-guest_suite rel-security -- tests/guest/reliability/security.sh
+guest_suite rel-input -t $((600 * scale)) -- tests/guest/reliability/input.sh
+guest_suite rel-security -t $((600 * scale)) -- tests/guest/reliability/security.sh
 guest_suite rel-lockdown -a lockdown=integrity -- tests/guest/reliability/lockdown.sh
 guest_suite rel-wrongkernel -k "$FT_WRONG_KVER" -- tests/guest/reliability/wrongkernel.sh
-guest_suite rel-faults -t 1800 -- tests/guest/reliability/faults.sh
-guest_suite rel-cycles -t 1800 -- tests/guest/reliability/cycles.sh
-guest_suite rel-stress -t 1200 -- tests/guest/reliability/stress.sh
-guest_suite rel-peer -t 2700 -- tests/guest/reliability/peer.sh
+guest_suite rel-faults -t $((1800 * scale)) -- tests/guest/reliability/faults.sh
+guest_suite rel-cycles -t $((1800 * scale)) -- tests/guest/reliability/cycles.sh
+guest_suite rel-stress -t $((1200 * scale)) -- tests/guest/reliability/stress.sh
+guest_suite rel-peer -t $((2700 * scale)) -- tests/guest/reliability/peer.sh
 stage_end
 fi
 
-if want_stage gate; then
+if has_stage gate; then
 stage_start gate
-"${vmrun[@]}" -l "$logs/console-gate-selftest.log" -- "insmod $repo/tests/modules/ft_warn_test.ko" \
+"${vmrun[@]}" -t $((600 * scale)) -l "$logs/console-gate-selftest.log" -- "insmod $warn_ko" \
 	> "$logs/gate-selftest.out" 2>&1
 rc=$?
 if [ "$rc" = 252 ] && grep -q "WARNING:.*ft_warn_test" "$logs/gate-selftest.out"; then
 	echo "ok - gate: a WARN in the guest fails the console gate" | emit
 else
 	echo "not ok - gate: a WARN in the guest fails the console gate # vmrun exit $rc, expected 252" | emit
+fi
+# Debug kernels: the gate must also fail on what lockdep and
+# DEBUG_ATOMIC_SLEEP really print (FT_LOCKDEP_KO: tests/modules/ft_lockdep_test.ko
+# built for that kernel).
+if [ -n "${FT_LOCKDEP_KO:-}" ]; then
+	for what in lockdep:'WARNING: possible circular locking dependency detected' \
+		    atomic_sleep:'BUG: sleeping function called from invalid context'; do
+		expect=${what#*:} what=${what%%:*}
+		"${vmrun[@]}" -t $((600 * scale)) -l "$logs/console-gate-$what.log" -- \
+			"insmod $FT_LOCKDEP_KO what=$what" > "$logs/gate-$what.out" 2>&1
+		rc=$?
+		if [ "$rc" = 252 ] && grep -qF "$expect" "$logs/gate-$what.out"; then
+			echo "ok - gate: the $what report in the guest fails the console gate" | emit
+		else
+			echo "not ok - gate: the $what report in the guest fails the console gate # vmrun exit $rc, expected 252 and '$expect'" | emit
+		fi
+	done
 fi
 stage_end
 fi

@@ -1,20 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh KVER OUT - build the test box's stage-1 initramfs.
+# mkinitramfs.sh KVER OUT [MODDIR] - build the test box's stage-1 initramfs.
 #
 # A static busybox, the modules needed to mount the host's root over
 # virtio-9p with a tmpfs overlay (resolved with modprobe --show-depends, so
 # 6.1's extra virtio_pci/fscache are picked up too), and scripts/vm/init.
 # Modules are decompressed here because busybox insmod does not read .ko.xz.
+# MODDIR: the kernel's modules dir when it is not /lib/modules/KVER (the
+# debug-kernel lane's, where all of these are built in).
 set -euo pipefail
 
-kver=${1:?usage: mkinitramfs.sh KVER OUT}
-out=${2:?usage: mkinitramfs.sh KVER OUT}
+kver=${1:?usage: mkinitramfs.sh KVER OUT [MODDIR]}
+out=${2:?usage: mkinitramfs.sh KVER OUT [MODDIR]}
+moddir=${3:-/lib/modules/$kver}
 here=$(cd "$(dirname "$0")" && pwd)
+modprobe_args=(-S "$kver")
+# modprobe -d takes the root above lib/modules/KVER.
+[ "$moddir" = "/lib/modules/$kver" ] || modprobe_args+=(-d "${moddir%/lib/modules/$kver}")
 
 [ -x /bin/busybox ] || { echo "mkinitramfs: /bin/busybox missing: apt-get install busybox-static" >&2; exit 1; }
-[ -d "/lib/modules/$kver" ] || { echo "mkinitramfs: /lib/modules/$kver missing: install linux-image-$kver-unsigned" >&2; exit 1; }
+[ -d "$moddir" ] || { echo "mkinitramfs: $moddir missing: install linux-image-$kver-unsigned" >&2; exit 1; }
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
@@ -26,7 +32,8 @@ done
 
 : > "$root/lib/modules/load.order"
 for mod in virtio_pci 9pnet_virtio 9p overlay; do
-	modprobe -S "$kver" --show-depends "$mod" 2>/dev/null | while read -r kind path _; do
+	modprobe "${modprobe_args[@]}" --show-depends "$mod" 2>/dev/null | while read -r kind path _; do
+		[ "$kind" = builtin ] && echo "$path" >> "$root/builtin"
 		[ "$kind" = insmod ] || continue
 		name=$(basename "$path"); name=${name%.xz}; name=${name%.zst}
 		[ -e "$root/lib/modules/$name" ] && continue
@@ -38,8 +45,9 @@ for mod in virtio_pci 9pnet_virtio 9p overlay; do
 		echo "$name" >> "$root/lib/modules/load.order"
 	done
 done
-grep -q '^9p.ko$' "$root/lib/modules/load.order" || { echo "mkinitramfs: could not resolve 9p for $kver" >&2; exit 1; }
+grep -q '^9p.ko$' "$root/lib/modules/load.order" || grep -qx 9p "$root/builtin" 2>/dev/null || { echo "mkinitramfs: could not resolve 9p for $kver" >&2; exit 1; }
 
+rm -f "$root/builtin"
 install -m 0755 "$here/init" "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out.tmp"
 mv "$out.tmp" "$out"

@@ -19,6 +19,10 @@
 #
 # Options:
 #   -k KVER     kernel release (default $KVER or 6.12.117+deb12-amd64)
+#   -K FILE     kernel image (default /boot/vmlinuz-KVER)
+#   -M DIR      the guest's /lib/modules/KVER (bound over it; for a kernel
+#               not installed on the host, e.g. the debug-kernel lane's)
+#   -e VAR=VAL  export VAR into the command's environment (repeatable)
 #   -m MEM      guest memory (default 4G)        -c CPUS  vCPUs (default 2)
 #   -t SECS     host-side timeout (default 600)  -a ARGS  extra kernel args
 #   -d FILE     attach FILE as a virtio disk (repeatable: vda, vdb, ...)
@@ -48,12 +52,18 @@ gate=1
 quiet=0
 verbose=0
 script=""
+kernel=""
+moddir=""
+envs=()
 
-usage() { sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
+usage() { sed -n '4,34p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
 
-while getopts "k:m:c:t:a:d:l:R:r:s:Gqvh" opt; do
+while getopts "k:K:M:e:m:c:t:a:d:l:R:r:s:Gqvh" opt; do
 	case "$opt" in
 	k) kver=$OPTARG ;;
+	K) kernel=$OPTARG ;;
+	M) moddir=$OPTARG ;;
+	e) envs+=("$OPTARG") ;;
 	m) mem=$OPTARG ;;
 	c) cpus=$OPTARG ;;
 	t) timeout_s=$OPTARG ;;
@@ -75,15 +85,22 @@ if [ -z "$script" ] && [ $# -eq 0 ]; then
 	usage
 fi
 
-kernel=/boot/vmlinuz-$kver
-[ -r "$kernel" ] || { echo "vmrun: $kernel missing: make deps (linux-image-$kver-unsigned)" >&2; exit 2; }
+if [ -z "$kernel" ]; then
+	kernel=/boot/vmlinuz-$kver
+	[ -r "$kernel" ] || { echo "vmrun: $kernel missing: make deps (linux-image-$kver-unsigned)" >&2; exit 2; }
+fi
+[ -r "$kernel" ] || { echo "vmrun: kernel image $kernel missing" >&2; exit 2; }
+if [ -n "$moddir" ]; then
+	moddir=$(cd "$moddir" 2>/dev/null && pwd) || { echo "vmrun: modules dir $moddir missing" >&2; exit 2; }
+fi
 command -v qemu-system-x86_64 >/dev/null || { echo "vmrun: qemu-system-x86_64 missing: make deps" >&2; exit 2; }
 
 builddir=$repo/build/vm
 mkdir -p "$builddir/runs"
 initrd=$builddir/initramfs-$kver.cpio.gz
-if [ ! -s "$initrd" ] || [ "$here/init" -nt "$initrd" ] || [ "$here/mkinitramfs.sh" -nt "$initrd" ]; then
-	"$here/mkinitramfs.sh" "$kver" "$initrd" || exit 2
+if [ ! -s "$initrd" ] || [ "$here/init" -nt "$initrd" ] || [ "$here/mkinitramfs.sh" -nt "$initrd" ] ||
+   { [ -n "$moddir" ] && [ "$moddir/modules.dep" -nt "$initrd" ]; }; then
+	"$here/mkinitramfs.sh" "$kver" "$initrd" ${moddir:+"$moddir"} || exit 2
 fi
 
 rundir=$(mktemp -d "$builddir/runs/XXXXXX")
@@ -92,6 +109,14 @@ ln -sfn "$rundir" "$builddir/runs/last"	# for people; scripts use -R
 {
 	echo "cd '$PWD' 2>/dev/null || cd '$repo'"
 	echo "export KVER='$kver' FT_REPO='$repo' FT_RUNDIR='$rundir'"
+	for e in "${envs[@]}"; do
+		printf 'export %q\n' "$e"
+	done
+	# A kernel not installed on the host brings its own modules dir.
+	if [ -n "$moddir" ]; then
+		printf 'mkdir -p /lib/modules/%q && mount --bind %q /lib/modules/%q ||\n' "$kver" "$moddir" "$kver"
+		echo "	{ echo 'vmrun: cannot bind the modules dir' >&2; exit 249; }"
+	fi
 	if [ -n "$script" ]; then
 		printf 'exec bash'
 		printf ' %q' "$script" "$@"

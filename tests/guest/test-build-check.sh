@@ -5,7 +5,7 @@
 # one dmesg line naming both builds, and leave nothing registered.
 . "$(dirname "$0")/../lib.sh"
 
-wrong=$FT_REPO/build/wrong-build/foliotune.ko
+wrong=${FT_WRONG_KO:-$FT_REPO/build/wrong-build/foliotune.ko}
 if [ ! -r "$wrong" ]; then
 	not_ok "build check: test module" "$wrong missing (make test-modules)"
 	exit 0
