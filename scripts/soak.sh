@@ -90,7 +90,7 @@ for s in "${suites[@]}"; do
 	cycles)
 		# ~15 s per cycle under a loaded TCG host; the timeout leaves room.
 		if [ "$duration" -gt 0 ]; then t=$((duration + 900)); else t=$((cycles * 20 + 900)); fi
-		soak_suite cycles "$t" -- FT_REL_CYCLES="$cycles" FT_REL_DURATION="$duration" ;;
+		soak_suite cycles "$t" -c 1 -- FT_REL_CYCLES="$cycles" FT_REL_DURATION="$duration" ;;
 	faults) soak_suite faults 7200 -- ;;
 	stress) soak_suite stress 3600 -- ;;
 	peer) soak_suite peer 7200 -- ;;

@@ -36,7 +36,7 @@
 #
 # Settings (arguments or environment):
 #   BENCH_REPS (3)  BENCH_ONLY (all: applaunch seqread; or scenario names)
-#   BENCH_CONFIGS ("stock fa4k mkold1 mkold2 auto")  BENCH_WARMUP (1)
+#   BENCH_CONFIGS ("stock fa4k mkold1 mkold2 auto auto200")  BENCH_WARMUP (1)
 #   BENCH_APPS (10) BENCH_APP_MB (6) BENCH_FW_MB (24) BENCH_ANON_MB (3)
 #   BENCH_LIMIT_MB (48) BENCH_ROUNDS (2) BENCH_LAUNCH_ARGS ("")
 #   BENCH_ZRAM_MB (512) BENCH_SEQ_MB (128)
@@ -61,7 +61,7 @@ repo=${FT_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 REPS=${BENCH_REPS:-3}
 ALL_SCEN="launch-zram launch-noswap launch-zram-classic launch-noswap-classic seqread"
 ONLY=" $(echo "${BENCH_ONLY:-all}" | tr ',' ' ') "
-CONFIGS=$(echo "${BENCH_CONFIGS:-stock fa4k mkold1 mkold2 auto}" | tr ',' ' ')
+CONFIGS=$(echo "${BENCH_CONFIGS:-stock fa4k mkold1 mkold2 auto auto200}" | tr ',' ' ')
 WARMUP=${BENCH_WARMUP:-1}
 APPS=${BENCH_APPS:-10}
 APP_MB=${BENCH_APP_MB:-6}
@@ -97,7 +97,7 @@ for t in $ONLY; do
 	case " all applaunch $ALL_SCEN " in *" $t "*) ;; *) die "BENCH_ONLY: unknown '$t' (all applaunch $ALL_SCEN)" ;; esac
 done
 for c in $CONFIGS; do
-	case $c in stock | fa4k | mkold1 | mkold2 | auto) ;; *) die "BENCH_CONFIGS: unknown '$c' (stock fa4k mkold1 mkold2 auto)" ;; esac
+	case $c in stock | fa4k | mkold1 | mkold2 | auto | auto200) ;; *) die "BENCH_CONFIGS: unknown '$c' (stock fa4k mkold1 mkold2 auto auto200)" ;; esac
 done
 for f in "$FT" "$AL" "$SR"; do
 	[ -x "$f" ] || die "$f missing: run make and make -C tests/progs on the host"
@@ -194,7 +194,11 @@ config_sets() {
 	fa4k)   SETS=(-s fault_around_auto=0 -s fault_around_bytes=4K -s fault_around_mkold=0) ;;
 	mkold1) SETS=(-s fault_around_auto=0 -s fault_around_bytes=64K -s fault_around_mkold=1) ;;
 	mkold2) SETS=(-s fault_around_auto=0 -s fault_around_bytes=64K -s fault_around_mkold=2) ;;
-	auto)   SETS=(-s fault_around_bytes=64K -s fault_around_mkold=0
+	auto)   SETS=(-s fault_around_bytes=64K -s fault_around_mkold=0 -s fault_around_auto_period_ms=1000
+		  -s "fault_around_auto_max_bytes=$AUTO_MAX" -s fault_around_auto=1) ;;
+	# the same tuner with a 200 ms period: the launch runs last 3-4 s, in
+	# which the default 1 s period allows only a few steps from 64K.
+	auto200) SETS=(-s fault_around_bytes=64K -s fault_around_mkold=0 -s fault_around_auto_period_ms=200
 		  -s "fault_around_auto_max_bytes=$AUTO_MAX" -s fault_around_auto=1) ;;
 	*) return 1 ;;
 	esac
@@ -257,7 +261,7 @@ run_one() {
 	rm -f "$base.rec" "$base.out" "$base.auto"
 	quiesce
 	say "$scen $config $tag"
-	if [ "$config" = auto ]; then
+	if [ "${config#auto}" != "$config" ]; then
 		sampler "$base.auto" &
 		spid=$!
 	fi

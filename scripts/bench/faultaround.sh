@@ -19,7 +19,7 @@
 #   BENCH_ONLY (all)    scenarios: applaunch (= the four launch-*), seqread,
 #                       launch-zram launch-noswap launch-zram-classic
 #                       launch-noswap-classic (comma or space separated)
-#   BENCH_CONFIGS       default "stock fa4k mkold1 mkold2 auto"
+#   BENCH_CONFIGS       default "stock fa4k mkold1 mkold2 auto auto200"
 #   BENCH_WARMUP (1)    one unrecorded stock run first
 #   BENCH_APPS (10) BENCH_APP_MB (6) BENCH_FW_MB (24) BENCH_ANON_MB (3)
 #   BENCH_LIMIT_MB (48) BENCH_ROUNDS (2) BENCH_LAUNCH_ARGS (extra ft_applaunch args)
@@ -79,7 +79,7 @@ out=$(cd "$out" && pwd)
 # is about what it takes on an idle host: ~12 min.
 reps=${BENCH_REPS:-3}
 only=" $(echo "${BENCH_ONLY:-all}" | tr ',' ' ') "
-nconf=$(echo "${BENCH_CONFIGS:-stock fa4k mkold1 mkold2 auto}" | tr ',' ' ' | wc -w)
+nconf=$(echo "${BENCH_CONFIGS:-stock fa4k mkold1 mkold2 auto auto200}" | tr ',' ' ' | wc -w)
 nl=0; ns=0
 for s in launch-zram launch-noswap launch-zram-classic launch-noswap-classic; do
 	case $only in *" all "* | *" applaunch "* | *" $s "*) nl=$((nl + 1)) ;; esac

@@ -187,7 +187,7 @@ else
 fi
 
 # ---- fault-around: launch latency and seqread time per configuration ----
-fa_order="stock fa4k mkold1 mkold2 auto"
+fa_order="stock fa4k mkold1 mkold2 auto auto200"
 if [ ${#fa_outs[@]} -gt 0 ]; then
 	for f in "${fa_outs[@]}"; do
 		b=$(basename "$f" .out); IFS=. read -r s c t <<< "$b"
