@@ -149,6 +149,12 @@ for d in "${disks[@]}"; do
 	drive_args+=(-drive "file=$d,format=raw,if=virtio,cache=unsafe")
 done
 
+# watchdog_thresh=60 (the maximum): a soft lockup is reported after 120 s
+# instead of 20.  On a busy host a TCG vCPU can go without host CPU time
+# for tens of seconds (seen: the stock kernel "stuck for 26..78 s" in
+# clear_page_erms while filling the hugetlb pool, with the host at load 8;
+# the same allocation takes 2 s on an idle core).  A real lockup still
+# shows, and a hang still hits the host-side timeout (exit 251).
 boot_once() {
 	local log=$1
 	timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 \
@@ -156,7 +162,7 @@ boot_once() {
 		-bios /usr/share/qemu/qboot.rom -accel "$accel" -cpu "$cpu" \
 		-smp "$cpus" -m "$mem" -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 quiet panic=-1 oops=panic mitigations=off vmrun.dir=$rundir vmrun.share=$repo$append" \
+		-append "console=ttyS0 quiet panic=-1 oops=panic mitigations=off watchdog_thresh=60 vmrun.dir=$rundir vmrun.share=$repo$append" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$repo,mount_tag=hostshare,security_model=none,multidevs=remap" \
 		"${drive_args[@]}" </dev/null 2>&1 | stdbuf -o0 tr -d '\r' |
