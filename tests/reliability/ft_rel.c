@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ft_rel - workloads for foliotune's reliability suites
- * (tests/guest/reliability/*.sh).  Built on the host (make -C
+ * (the suites in tests/guest/reliability/).  Built on the host (make -C
  * tests/reliability), run as root in the test box.
  *
  *   ft_rel mapload DIR MB SECONDS
