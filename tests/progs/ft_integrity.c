@@ -1284,7 +1284,7 @@ static void *racer_fn(void *arg)
 	struct racer *r = arg;
 	struct ctx *c = r->c;
 	char path[700], val[64];
-	long long file;
+	long long file, cur;
 	int e;
 
 	while (!r->stop) {
@@ -1302,16 +1302,28 @@ static void *racer_fn(void *arg)
 			 * so a memory.max below the momentarily unreclaimable
 			 * part ends in a memcg OOM kill.  A memory.high write
 			 * reclaims the same way and never kills.  Half of the
-			 * memcg's page cache is asked for.
+			 * memcg's page cache is asked for.  The two files are
+			 * read at different moments while truncation frees
+			 * pages, so current - file/2 can be negative: then the
+			 * memcg already shrank by more than was to be asked
+			 * and this round asks nothing.
 			 */
-			snprintf(path, sizeof(path), "%s/memory.stat", c->cg);
-			file = raw_read_key(path, "file");
-			if (file < 2 * (long long)FT_MB) {
-				usleep(1000);
+			snprintf(path, sizeof(path), "%s/memory.current", c->cg);
+			cur = raw_read_num(path);
+			if (cur < 0) {
+				if (!r->err) {
+					r->err = EIO;
+					snprintf(r->what, sizeof(r->what), "read memory.current");
+				}
 				break;
 			}
-			snprintf(path, sizeof(path), "%s/memory.current", c->cg);
-			snprintf(val, sizeof(val), "%lld", raw_read_num(path) - file / 2);
+			snprintf(path, sizeof(path), "%s/memory.stat", c->cg);
+			file = raw_read_key(path, "file");
+			if (file < 2 * (long long)FT_MB || cur - file / 2 <= 0) {
+				usleep(1000);
+				continue;	/* not a reclaim pass */
+			}
+			snprintf(val, sizeof(val), "%lld", cur - file / 2);
 			snprintf(path, sizeof(path), "%s/memory.high", c->cg);
 			e = raw_write(path, val);
 			if (e && !r->err) {
@@ -1330,7 +1342,7 @@ static void *racer_fn(void *arg)
 			}
 			break;
 		}
-		r->iters++;
+		r->iters++;	/* reclaim passes actually requested */
 	}
 	return NULL;
 }
