@@ -25,7 +25,7 @@
  * FOLIOTUNE_DEBUGFS_DIR holding one decimal value.  "kind" tells the CLI how
  * to parse a value: BOOL accepts 0/1/on/off, BYTES accepts unit suffixes
  * (4K, 64K, 2M), ENUM and UINT plain decimals.  A knob the loaded module
- * does not provide yet simply has no file.
+ * does not provide yet simply has no file.  New knobs go at the end.
  */
 #define FOLIOTUNE_KNOBS(X)						\
 	X(unmap_batch, BOOL, "bool",					\
@@ -39,7 +39,9 @@
 	X(fault_around_auto_max_bytes, BYTES, "bytes",			\
 	  "largest window the tuner may choose")			\
 	X(fault_around_auto_period_ms, UINT, "ms",			\
-	  "tuner period")
+	  "tuner period")						\
+	X(reclaim_probes, BOOL, "bool",					\
+	  "count pgpgoutclean and pageref_* (kprobes on reclaim; record arms them)")
 
 /*
  * Counters: X(name, help).  Per-cpu in the module, summed on read.

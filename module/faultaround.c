@@ -14,8 +14,6 @@
  *    that can map pre-mapped PTEs old and counts what fault-around maps;
  *  - sets the kernel's own window, the static fault_around_pages, directly
  *    (a livepatch relocation), with the kernel's rules;
- *  - counts, on the stock kernel, the 2016 thread's reclaim counters with
- *    a kprobe and a kretprobe;
  *  - has an auto mode that picks the window from feedback (below).
  *
  * Knobs (debugfs, 0600, struct ft_knob; values are bytes unless noted):
@@ -80,7 +78,7 @@
  *                        that moves on from where the last window ended.
  *   fa_unmap_young_ptes, fa_unmap_old_ptes   see faultaround.h.
  *   fa_auto_changes      window changes the auto mode made.
- *   pgpgoutclean, pageref_*  see the probes below.
+ *   pgpgoutclean, pageref_*  reclaim_probes.c.
  *
  * Which caller: fault-around runs are the set_pte_range() calls of a read
  * fault (no FAULT_FLAG_WRITE) before ->fault() produced a page (vmf->page
@@ -98,7 +96,6 @@
 #include <linux/cacheflush.h>
 #include <linux/debugfs.h>
 #include <linux/jiffies.h>
-#include <linux/kprobes.h>
 #include <linux/livepatch.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
@@ -761,93 +758,6 @@ static int ft_fa_auto_state_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(ft_fa_auto_state);
 
-/* ---- the 2016 thread's counters, on the stock kernel ---- */
-
-/*
- * pgpgoutclean: workingset_eviction(folio, target_memcg) (mm/workingset.c:
- * 382) is called only by __remove_mapping() with reclaimed == true, after
- * the refcount was frozen and the folio found clean (mm/vmscan.c:770 for
- * swap cache, :797 for file LRU folios): count the page-cache ones.  Entry
- * handler only; we do not livepatch it.
- */
-static int ft_eviction_pre(struct kprobe *p, struct pt_regs *regs)
-{
-	struct folio *folio = (struct folio *)regs_get_kernel_argument(regs, 0);
-
-	if (!folio_test_swapcache(folio))
-		ft_add(FT_pgpgoutclean, folio_nr_pages(folio));
-	return 0;
-}
-
-static struct kprobe ft_eviction_kp = {
-	.symbol_name = "workingset_eviction",
-	.pre_handler = ft_eviction_pre,
-};
-
-/*
- * pageref_*: the outcome of folio_check_references() (mm/vmscan.c:865-925,
- * static and inlined into shrink_folio_list(), so not probeable), rebuilt
- * from its folio_referenced(folio, 1, memcg, &vm_flags) call, the only one
- * with is_locked == 1 (shrink_active_list() passes 0).  On return the
- * caller has not yet run folio_test_clear_referenced(), so PG_referenced
- * is what it will see.  Counted, in pages, for file LRU folios as the
- * 2016 counters were ("mapped file pages activated and retained"):
- *   referenced > 0, not VM_LOCKED:
- *     PG_referenced || referenced > 1   pageref_activate
- *     else VM_EXEC                      pageref_activate and
- *                                       pageref_activate_vm_exec
- *     else                              pageref_keep
- * Not counted: VM_LOCKED (activated to become unevictable, not for its
- * references), -1 (rmap lock contention: kept, not referenced), 0
- * (reclaimed).  A kretprobe is fine here: folio_referenced() is not
- * livepatched.
- */
-struct ft_pageref_data {
-	struct folio *folio;
-	unsigned long *vm_flags;
-};
-
-static int ft_pageref_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct ft_pageref_data *d = (struct ft_pageref_data *)ri->data;
-
-	if (regs_get_kernel_argument(regs, 1) != 1)
-		return 1;	/* not folio_check_references(): no return hook */
-	d->folio = (struct folio *)regs_get_kernel_argument(regs, 0);
-	d->vm_flags = (unsigned long *)regs_get_kernel_argument(regs, 3);
-	return 0;
-}
-
-static int ft_pageref_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct ft_pageref_data *d = (struct ft_pageref_data *)ri->data;
-	int referenced = (int)regs_return_value(regs);
-	unsigned long vm_flags = *d->vm_flags;
-	struct folio *folio = d->folio;
-	long nr;
-
-	if (referenced <= 0 || (vm_flags & VM_LOCKED) ||
-	    !folio_is_file_lru(folio))
-		return 0;
-	nr = folio_nr_pages(folio);
-	if (folio_test_referenced(folio) || referenced > 1) {
-		ft_add(FT_pageref_activate, nr);
-	} else if (vm_flags & VM_EXEC) {
-		ft_add(FT_pageref_activate, nr);
-		ft_add(FT_pageref_activate_vm_exec, nr);
-	} else {
-		ft_add(FT_pageref_keep, nr);
-	}
-	return 0;
-}
-
-static struct kretprobe ft_pageref_krp = {
-	.kp.symbol_name = "folio_referenced",
-	.entry_handler = ft_pageref_entry,
-	.handler = ft_pageref_ret,
-	.data_size = sizeof(struct ft_pageref_data),
-};
-
 /* ---- lifecycle ---- */
 
 /* Leave the live state: auto off, stock mode, foliotune's change undone. */
@@ -912,39 +822,18 @@ void foliotune_fa_post_unpatch(struct klp_object *obj)
 	ft_fa_deactivate();
 }
 
-int foliotune_fa_init(struct dentry *dir)
+void foliotune_fa_debugfs_init(struct dentry *dir)
 {
-	int i, ret;
-
-	ret = register_kprobe(&ft_eviction_kp);
-	if (ret) {
-		pr_err("cannot probe workingset_eviction: %d\n", ret);
-		return ret;
-	}
-	ft_pageref_krp.maxactive = max_t(int, 64, 4 * num_possible_cpus());
-	ret = register_kretprobe(&ft_pageref_krp);
-	if (ret) {
-		pr_err("cannot probe folio_referenced: %d\n", ret);
-		goto err_eviction;
-	}
+	int i;
 
 	for (i = 0; i < ARRAY_SIZE(ft_fa_knobs); i++)
 		foliotune_knob_create(dir, &ft_fa_knobs[i]);
 	debugfs_create_file(FOLIOTUNE_AUTO_STATE_FILE, 0444, dir, NULL,
 			    &ft_fa_auto_state_fops);
-	return 0;
-
-err_eviction:
-	unregister_kprobe(&ft_eviction_kp);
-	return ret;
 }
 
+/* Idempotent: the unpatch callbacks normally did it already. */
 void foliotune_fa_exit(void)
 {
 	ft_fa_deactivate();
-	unregister_kretprobe(&ft_pageref_krp);
-	unregister_kprobe(&ft_eviction_kp);
-	if (ft_pageref_krp.nmissed)
-		pr_info("folio_referenced probe missed %d calls\n",
-			ft_pageref_krp.nmissed);
 }

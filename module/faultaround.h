@@ -29,7 +29,7 @@ void foliotune_set_pte_range(struct vm_fault *vmf, struct folio *folio,
  * Module lifecycle (main.c): knobs, the auto-state file and the stock-kernel
  * probes at load; everything undone at unload.
  */
-int foliotune_fa_init(struct dentry *dir);
+void foliotune_fa_debugfs_init(struct dentry *dir);
 void foliotune_fa_exit(void);
 
 /*

@@ -46,6 +46,10 @@ struct ft_knob {
 void foliotune_knob_create(struct dentry *dir, struct ft_knob *knob);
 int foliotune_knob_parse(const char *s, size_t len, u64 *val);
 
+/* reclaim_probes.c: pgpgoutclean, pageref_* (knob reclaim_probes). */
+int foliotune_reclaim_probes_init(struct dentry *dir);
+void foliotune_reclaim_probes_exit(void);
+
 /* build_check.c: refuse any kernel build we were not verified against. */
 int foliotune_check_kernel_build(void);
 void foliotune_build_debugfs_init(struct dentry *dir);

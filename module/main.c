@@ -13,9 +13,9 @@
  * is registered on a foreign build), create the debugfs directory and knobs,
  * then enable the livepatch.  Every step is undone in reverse on failure;
  * at unload the livepatch core has already disabled the patch (rmmod of an
- * enabled livepatch module is refused), so only the fault-around tuner's
- * probes (its state was reset by the patch's unpatch callbacks) and debugfs
- * are left to remove.
+ * enabled livepatch module is refused), so only debugfs and the reclaim
+ * probes are left to remove (the fault-around tuner's state was reset by
+ * the patch's unpatch callbacks).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -48,7 +48,8 @@ static int __init foliotune_init(void)
 	foliotune_build_debugfs_init(foliotune_dir);
 	foliotune_stats_debugfs_init(foliotune_dir);
 	foliotune_unmap_debugfs_init(foliotune_dir);
-	ret = foliotune_fa_init(foliotune_dir);	/* knobs, stock-kernel probes */
+	foliotune_fa_debugfs_init(foliotune_dir);
+	ret = foliotune_reclaim_probes_init(foliotune_dir);
 	if (ret)
 		goto err_debugfs;
 
@@ -65,7 +66,9 @@ static int __init foliotune_init(void)
 err_fa:
 	foliotune_fa_exit();
 err_debugfs:
+	/* before the probes go: no knob write may race with that */
 	debugfs_remove_recursive(foliotune_dir);
+	foliotune_reclaim_probes_exit();
 	return ret;
 }
 
@@ -73,6 +76,7 @@ static void __exit foliotune_exit(void)
 {
 	foliotune_fa_exit();
 	debugfs_remove_recursive(foliotune_dir);
+	foliotune_reclaim_probes_exit();
 	pr_info("unloaded\n");
 }
 

@@ -15,6 +15,8 @@ pkgs=(
 	linux-source-6.12
 	# tests/guest/reliability/wrongkernel.sh boots Debian's 6.1 kernel
 	"linux-image-${FT_WRONG_KVER:-6.1.0-57-amd64}-unsigned"
+	# the debug-kernel lane (scripts/debug-kernel/build.sh) builds 6.12.117
+	flex bison libssl-dev
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -47,9 +47,9 @@ static const char *source(const char *name)
 	if (!strncmp(name, "unmap_", 6))
 		return "`try_to_unmap_one` replacement (`unmap.c`)";
 	if (!strcmp(name, "pgpgoutclean"))
-		return "kprobe `workingset_eviction` (`faultaround.c`)";
+		return "kprobe `workingset_eviction` (`reclaim_probes.c`), only while `reclaim_probes` = 1";
 	if (!strncmp(name, "pageref_", 8))
-		return "kretprobe `folio_referenced` (`faultaround.c`)";
+		return "kretprobe `folio_referenced` (`reclaim_probes.c`), only while `reclaim_probes` = 1";
 	return "module init (`main.c`)";
 }
 

@@ -229,18 +229,34 @@ if [ -n "$X" ] && [ -w "$LRU_GEN" ]; then
 	echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 	echo n > "$LRU_GEN"
 	mkdir -p "$CG" && echo 16M > "$CG/memory.max"
-	"$P" drop "$X/big"	# not drop_caches: see ft_faultaround.c
 	pr_names="pgpgoutclean pageref_activate pageref_activate_vm_exec pageref_keep"
-	c0=$(for n in $pr_names; do ft_counter $n; done)
 	# one young PTE: keep; two (two maps): activate; PROT_EXEC: vm_exec
-	(
-		echo $BASHPID > "$CG/cgroup.procs"
-		"$P" touch seq "$X/big" 2 > /dev/null
-		"$P" touch seq "$X/big" 2 dual > /dev/null
-		"$P" touch seq "$X/big" 2 exec > /dev/null
-		cat "$X/big" > /dev/null
-	)
+	pr_workload() {
+		"$P" drop "$X/big"	# not drop_caches: see ft_faultaround.c
+		(
+			echo $BASHPID > "$CG/cgroup.procs"
+			"$P" touch seq "$X/big" 2 > /dev/null
+			"$P" touch seq "$X/big" 2 dual > /dev/null
+			"$P" touch seq "$X/big" 2 exec > /dev/null
+			cat "$X/big" > /dev/null
+		)
+	}
+	# disarmed (the default): the same workload moves none of them
+	check_eq "faultaround: reclaim_probes is 0 after load" 0 "$(cat "$D/reclaim_probes")"
+	c0=$(for n in $pr_names; do ft_counter $n; done)
+	pr_workload
 	c1=$(for n in $pr_names; do ft_counter $n; done)
+	check_eq "faultaround: reclaim_probes=0: pgpgoutclean, pageref_* do not move" \
+		"$(echo $c0)" "$(echo $c1)"
+	check "faultaround: no kprobe armed while reclaim_probes=0" \
+		sh -c "! grep -v '\[DISABLED\]' /sys/kernel/debug/kprobes/list | grep -qE 'workingset_eviction|folio_referenced'"
+	echo 1 > "$D/reclaim_probes"
+	check "faultaround: reclaim_probes=1 arms both probes" \
+		test "$(grep -v '\[DISABLED\]' /sys/kernel/debug/kprobes/list | grep -cE 'workingset_eviction|folio_referenced')" -eq 2
+	c0=$(for n in $pr_names; do ft_counter $n; done)
+	pr_workload
+	c1=$(for n in $pr_names; do ft_counter $n; done)
+	echo 0 > "$D/reclaim_probes"
 	# shellcheck disable=SC2086
 	set -- $c0 $c1
 	log "$pr_names before: $(echo $c0) after: $(echo $c1)"

@@ -17,7 +17,7 @@ now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 # a knob the loaded module does not provide has no file and is skipped).
 knob_random_value() {
 	case $1 in
-	unmap_batch|fault_around_auto) echo $((RANDOM % 2)) ;;
+	unmap_batch|fault_around_auto|reclaim_probes) echo $((RANDOM % 2)) ;;
 	fault_around_mkold) echo $((RANDOM % 3)) ;;
 	fault_around_bytes|fault_around_auto_max_bytes)
 		echo $(( 4096 << (RANDOM % 10) )) ;;	# 4K .. 2M, powers of two
@@ -31,7 +31,9 @@ knob_random_value() {
 # TCG got that wrong ("Oops: int3" at the site, the stock kernel too when
 # its own static calls are re-patched under load), so the test box runs
 # single-threaded TCG (scripts/vm/vmrun.sh) and every knob is flipped.
-FT_REL_FLIP_SAFE="unmap_batch fault_around_bytes fault_around_auto_max_bytes fault_around_mkold fault_around_auto"
+# reclaim_probes arms and disarms two kprobes on ftrace sites: text
+# patching too.
+FT_REL_FLIP_SAFE="unmap_batch fault_around_bytes fault_around_auto_max_bytes fault_around_mkold fault_around_auto reclaim_probes"
 
 # knob_flipper_start OUTFILE [KNOB...]: the known knobs (or the KNOBs named)
 # to random valid values, then a random 10-100 ms pause, until

@@ -539,6 +539,24 @@ expect "record: default file name" 0 "record written to ./foliotune-record-"
 check "record: default file created in the current directory" \
 	sh -c "ls '$T'/foliotune-record-*Z.txt >/dev/null"
 
+# reclaim_probes: armed by record for its run (as root), restored after;
+# -s reclaim_probes=0 wins; not touched without root
+echo 0 >"$D/reclaim_probes"
+echo 'echo "during: $(cat "'"$D"'/reclaim_probes")" >"'"$T"'/during-rp"' >"$T/work-rp.sh"
+ft record -o "$T/rec-rp1.txt" -- sh "$T/work-rp.sh"
+expect "record: arms reclaim_probes" 0 "record written to $T/rec-rp1.txt"
+check "record: reclaim_probes 1 during the run" test "$(cat "$T/during-rp")" = "during: 1"
+check "record: reclaim_probes restored" test "$(cat "$D/reclaim_probes")" = 0
+check "record: the arming is a set line" grep -qx 'set reclaim_probes 1 0' "$T/rec-rp1.txt"
+ft record -o "$T/rec-rp2.txt" -s reclaim_probes=0 -- sh "$T/work-rp.sh"
+expect "record -s reclaim_probes=0" 0 "record written to $T/rec-rp2.txt"
+check "record: -s reclaim_probes=0 keeps them off" test "$(cat "$T/during-rp")" = "during: 0"
+FOLIOTUNE_ASSUME_UID=1000 ft record -o "$T/rec-rp3.txt" -- sh "$T/work-rp.sh"
+expect "record as non-root" 0 "record written to $T/rec-rp3.txt"
+check "record: non-root does not arm reclaim_probes" test "$(cat "$T/during-rp")" = "during: 0"
+check "record: non-root record has no set line" sh -c "! grep -q '^set ' '$T/rec-rp3.txt'"
+rm -f "$D/reclaim_probes"
+
 # module not loaded: /proc/vmstat only
 export FOLIOTUNE_SYSROOT="$U"
 cat >"$T/work-u.sh" <<WORK

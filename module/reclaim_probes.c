@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * reclaim_probes.c - the 2016 fault-around thread's reclaim counters
+ * (pgpgoutclean, pageref_activate, pageref_activate_vm_exec, pageref_keep)
+ * on the stock kernel, by a kprobe and a kretprobe.
+ *
+ * Both probes fire once for every folio that reclaim frees or checks, which
+ * costs even while foliotune changes nothing else (measured under TCG: an
+ * order-0 memcg reclaim about 20% slower with them armed).  So they are
+ * registered at load, which proves the probe points exist on this build,
+ * but disarmed (KPROBE_FLAG_DISABLED: the ftrace site stays a NOP), and the
+ * knob reclaim_probes arms them:
+ *   reclaim_probes   0 (default): the four counters do not move;
+ *                    1: they count.  `foliotune record` turns it on for
+ *                    the recorded command unless told otherwise.
+ * Neither function is livepatched by foliotune, so a kretprobe on
+ * folio_referenced() does not collide with a livepatch ftrace handler.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/mm_inline.h>
+#include <linux/ptrace.h>
+#include <linux/swap.h>
+
+#include "internal.h"
+
+/*
+ * pgpgoutclean: workingset_eviction(folio, target_memcg) (mm/workingset.c:
+ * 382) is called only by __remove_mapping() with reclaimed == true, after
+ * the refcount was frozen and the folio found clean (mm/vmscan.c:770 for
+ * swap cache, :797 for file LRU folios): count the page-cache ones.  Entry
+ * handler only.
+ */
+static int ft_eviction_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct folio *folio = (struct folio *)regs_get_kernel_argument(regs, 0);
+
+	if (!folio_test_swapcache(folio))
+		ft_add(FT_pgpgoutclean, folio_nr_pages(folio));
+	return 0;
+}
+
+static struct kprobe ft_eviction_kp = {
+	.symbol_name = "workingset_eviction",
+	.pre_handler = ft_eviction_pre,
+	.flags = KPROBE_FLAG_DISABLED,
+};
+
+/*
+ * pageref_*: the outcome of folio_check_references() (mm/vmscan.c:865-925,
+ * static and inlined into shrink_folio_list(), so not probeable), rebuilt
+ * from its folio_referenced(folio, 1, memcg, &vm_flags) call, the only one
+ * with is_locked == 1 (shrink_active_list() passes 0).  On return the
+ * caller has not yet run folio_test_clear_referenced(), so PG_referenced
+ * is what it will see.  Counted, in pages, for file LRU folios as the
+ * 2016 counters were ("mapped file pages activated and retained"):
+ *   referenced > 0, not VM_LOCKED:
+ *     PG_referenced || referenced > 1   pageref_activate
+ *     else VM_EXEC                      pageref_activate and
+ *                                       pageref_activate_vm_exec
+ *     else                              pageref_keep
+ * Not counted: VM_LOCKED (activated to become unevictable, not for its
+ * references), -1 (rmap lock contention: kept, not referenced), 0
+ * (reclaimed).
+ */
+struct ft_pageref_data {
+	struct folio *folio;
+	unsigned long *vm_flags;
+};
+
+static int ft_pageref_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct ft_pageref_data *d = (struct ft_pageref_data *)ri->data;
+
+	if (regs_get_kernel_argument(regs, 1) != 1)
+		return 1;	/* not folio_check_references(): no return hook */
+	d->folio = (struct folio *)regs_get_kernel_argument(regs, 0);
+	d->vm_flags = (unsigned long *)regs_get_kernel_argument(regs, 3);
+	return 0;
+}
+
+static int ft_pageref_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct ft_pageref_data *d = (struct ft_pageref_data *)ri->data;
+	int referenced = (int)regs_return_value(regs);
+	unsigned long vm_flags = *d->vm_flags;
+	struct folio *folio = d->folio;
+	long nr;
+
+	if (referenced <= 0 || (vm_flags & VM_LOCKED) ||
+	    !folio_is_file_lru(folio))
+		return 0;
+	nr = folio_nr_pages(folio);
+	if (folio_test_referenced(folio) || referenced > 1) {
+		ft_add(FT_pageref_activate, nr);
+	} else if (vm_flags & VM_EXEC) {
+		ft_add(FT_pageref_activate, nr);
+		ft_add(FT_pageref_activate_vm_exec, nr);
+	} else {
+		ft_add(FT_pageref_keep, nr);
+	}
+	return 0;
+}
+
+static struct kretprobe ft_pageref_krp = {
+	.kp.symbol_name = "folio_referenced",
+	.kp.flags = KPROBE_FLAG_DISABLED,
+	.entry_handler = ft_pageref_entry,
+	.handler = ft_pageref_ret,
+	.data_size = sizeof(struct ft_pageref_data),
+};
+
+/* ---- the knob; its writers are serialised by knob->lock ---- */
+
+static bool ft_reclaim_probes_armed;
+
+static u64 ft_reclaim_probes_get(struct ft_knob *knob)
+{
+	return READ_ONCE(ft_reclaim_probes_armed);
+}
+
+static int ft_reclaim_probes_set(struct ft_knob *knob, u64 val)
+{
+	int ret;
+
+	if (val == ft_reclaim_probes_armed)
+		return 0;
+	if (!val) {
+		disable_kretprobe(&ft_pageref_krp);
+		disable_kprobe(&ft_eviction_kp);
+		WRITE_ONCE(ft_reclaim_probes_armed, false);
+		return 0;
+	}
+	ret = enable_kprobe(&ft_eviction_kp);
+	if (ret) {
+		pr_err("cannot arm the workingset_eviction probe: %d\n", ret);
+		return ret;
+	}
+	ret = enable_kretprobe(&ft_pageref_krp);
+	if (ret) {
+		pr_err("cannot arm the folio_referenced probe: %d\n", ret);
+		disable_kprobe(&ft_eviction_kp);
+		return ret;
+	}
+	WRITE_ONCE(ft_reclaim_probes_armed, true);
+	return 0;
+}
+
+static struct ft_knob ft_reclaim_probes_knob = {
+	.name = "reclaim_probes",
+	.min = 0,
+	.max = 1,
+	.get = ft_reclaim_probes_get,
+	.set = ft_reclaim_probes_set,
+};
+
+int foliotune_reclaim_probes_init(struct dentry *dir)
+{
+	int ret;
+
+	ret = register_kprobe(&ft_eviction_kp);
+	if (ret) {
+		pr_err("cannot probe workingset_eviction: %d\n", ret);
+		return ret;
+	}
+	ft_pageref_krp.maxactive = max_t(int, 64, 4 * num_possible_cpus());
+	ret = register_kretprobe(&ft_pageref_krp);
+	if (ret) {
+		pr_err("cannot probe folio_referenced: %d\n", ret);
+		goto err_eviction;
+	}
+	foliotune_knob_create(dir, &ft_reclaim_probes_knob);
+	return 0;
+
+err_eviction:
+	unregister_kprobe(&ft_eviction_kp);
+	return ret;
+}
+
+/* After debugfs is gone: no knob write can race with the unregistering. */
+void foliotune_reclaim_probes_exit(void)
+{
+	unregister_kretprobe(&ft_pageref_krp);
+	unregister_kprobe(&ft_eviction_kp);
+	if (ft_pageref_krp.nmissed)
+		pr_info("folio_referenced probe missed %d calls\n",
+			ft_pageref_krp.nmissed);
+}
