@@ -35,7 +35,7 @@
 	X(fault_around_mkold, ENUM, "0|1|2",				\
 	  "pre-mapped PTEs: 0 young (stock), 1 old except the faulting run, 2 old except the faulting page") \
 	X(fault_around_auto, BOOL, "bool",				\
-	  "let the tuner pick fault_around_bytes from feedback")	\
+	  "let the tuner pick fault_around_bytes from feedback (it maps 1 in 8 pre-mapped windows old to sample their use)") \
 	X(fault_around_auto_max_bytes, BYTES, "bytes",			\
 	  "largest window the tuner may choose")			\
 	X(fault_around_auto_period_ms, UINT, "ms",			\
@@ -84,7 +84,9 @@
 	X(pageref_keep, "mapped file pages reclaim kept inactive for one reference") \
 	X(fa_read_faults, "read faults on file mappings that mapped PTEs (set_pte_range)") \
 	X(fa_read_faults_near, "of fa_read_faults: next to the previous one's pages on this CPU") \
-	X(fa_auto_changes, "fault_around_bytes changes made by fault_around_auto")
+	X(fa_auto_changes, "fault_around_bytes changes made by fault_around_auto") \
+	X(fa_sample_used, "auto mode: sampled pre-mapped PTEs used by the next fault in their table") \
+	X(fa_sample_unused, "auto mode: sampled pre-mapped PTEs still unused then")
 
 #define FOLIOTUNE_COUNTER_ENUM(name, ...)	FT_##name,
 enum foliotune_counter {

@@ -67,17 +67,23 @@
  *                        finish_fault() maps one page of a file folio).
  *                        For order-0 page cache it equals "PTEs of runs
  *                        where prefault".
- *   fa_pages_mapped_old  of those, mapped old: mkold 0: none; 1: the ones in
- *                        runs without the faulting address; 2: all.
+ *   fa_pages_mapped_old  of those, mapped old: mkold 0: none (but the auto
+ *                        mode's samples); 1: the ones in runs without the
+ *                        faulting address; 2: all.
  *   fa_read_faults       read faults on file mappings that mapped PTEs
  *                        through set_pte_range() (fault-around or
  *                        finish_fault()), one per fault and CPU.
  *   fa_read_faults_near  of those, faults whose page lies within one span
- *                        before or after the pages the previous read fault
- *                        on this CPU mapped, in the same file: a reader
- *                        that moves on from where the last window ended.
+ *                        (at least 4 pages) before or after the pages the
+ *                        previous read fault on this CPU mapped, in the
+ *                        same file: a reader that moves on from where the
+ *                        last window ended.
  *   fa_unmap_young_ptes, fa_unmap_old_ptes   see faultaround.h.
  *   fa_auto_changes      window changes the auto mode made.
+ *   fa_sample_used, fa_sample_unused   the auto mode's usefulness sample
+ *                        (ft_fa_sample_begin()): PTEs it mapped old found
+ *                        young / still old by the next read fault this CPU
+ *                        mapped in the same page table.
  *   pgpgoutclean, pageref_*  reclaim_probes.c.
  *
  * Which caller: fault-around runs are the set_pte_range() calls of a read
@@ -89,10 +95,13 @@
  * does not split its anon-shmem folio runs).
  *
  * Cost per set_pte_range(): one load of the mode, one per-cpu record
- * compared with the fault (five loads), two to four per-cpu adds.
+ * compared with the fault (five loads), two to four per-cpu adds; with the
+ * auto mode on, per fault-around event also the read-back of the pending
+ * sample (at most one window of PTEs, in the page table already locked).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
 #include <linux/cacheflush.h>
 #include <linux/debugfs.h>
 #include <linux/jiffies.h>
@@ -121,6 +130,8 @@
 
 /* fault_around_mkold: read once per set_pte_range() call. */
 static int foliotune_fa_mkold __read_mostly;
+/* fault_around_auto is on: sample the usefulness of pre-mapped PTEs */
+static bool foliotune_fa_sampling __read_mostly;
 
 DEFINE_STATIC_KEY_FALSE(foliotune_fa_unmap_key);
 
@@ -134,34 +145,122 @@ DEFINE_STATIC_KEY_FALSE(foliotune_fa_unmap_key);
  * mm_account_fault() after every fault that did not return
  * VM_FAULT_RETRY): the same stack slot and address seen again after a
  * munmap/mmap cycle is a new fault, a retry of the same fault is not.
+ *
+ * The usefulness sample (auto mode, see THE AUTO ALGORITHM): one fault-
+ * around event in FT_FA_SAMPLE_EVERY (every one when fault_around_mkold
+ * already maps them old) maps its pre-mapped PTEs old and remembers their
+ * slots in that page table; the next read fault this CPU maps in the same
+ * page table reads those PTEs back (under that table's PTL, which it
+ * holds): young ones were used since, old ones not.  Only the current,
+ * locked table is ever read (the sample is identified by its mm and the
+ * table's address), so a stale sample costs accuracy, never safety.
  */
+#define FT_FA_SAMPLE_EVERY	8
+
 struct ft_fa_pcpu {
 	const struct vm_fault *vmf;
 	const struct file *file;
 	unsigned long address;
 	unsigned long nflt;
 	pgoff_t lo, hi;		/* file pages mapped for it: [lo, hi) */
+	unsigned int events;	/* fault-around events, for the sampling */
+	bool sampling;		/* this fault's pre-mapped PTEs are the sample */
+	/* the sample: slots of one page table that one event mapped old */
+	const struct mm_struct *s_mm;
+	const pte_t *s_table;	/* that table's first PTE */
+	unsigned int s_nr;	/* slots set in s_slots */
+	DECLARE_BITMAP(s_slots, PTRS_PER_PTE);
 };
 static DEFINE_PER_CPU(struct ft_fa_pcpu, ft_fa_pcpu);
 
-/* @pgoff lies within one span before [lo, hi) or after it. */
+/*
+ * @pgoff lies within one span before [lo, hi) or after it; the span is at
+ * least 4 pages, so a strided reader at a 4K window (span 1) still reads
+ * as one that moves on from where the last fault was.
+ */
 static inline bool ft_fa_adjacent(pgoff_t pgoff, pgoff_t lo, pgoff_t hi)
 {
-	pgoff_t span = hi - lo;
+	pgoff_t span = max_t(pgoff_t, hi - lo, 4);
 
 	if (pgoff >= hi)
 		return pgoff - hi < span;
 	return pgoff < lo && lo - pgoff <= span;
 }
 
-/* Counters for one set_pte_range() call of a read fault (see the top). */
-static __always_inline void ft_fa_account(struct vm_fault *vmf,
-					  unsigned long addr, unsigned int nr,
-					  bool around, bool prefault, int mkold)
+static inline bool ft_fa_same_fault(const struct ft_fa_pcpu *c,
+				    const struct vm_fault *vmf,
+				    const struct file *file, unsigned long nflt)
 {
-	struct ft_fa_pcpu *c = this_cpu_ptr(&ft_fa_pcpu);
+	return c->vmf == vmf && c->address == vmf->address &&
+	       c->nflt == nflt && c->file == file;
+}
+
+/* Slot of @addr in its page table, and that table's first PTE. */
+static inline unsigned int ft_fa_slot(unsigned long addr)
+{
+	return (addr >> PAGE_SHIFT) & (PTRS_PER_PTE - 1);
+}
+
+/*
+ * First run of a new fault-around event, PTL of vmf->pte's table held:
+ * read back the pending sample if it lies in this table, then decide
+ * whether this event is the next sample.  @addr: the run's first address
+ * (vmf->pte maps it).
+ */
+static void ft_fa_sample_begin(struct ft_fa_pcpu *c, struct vm_fault *vmf,
+			       unsigned long addr, int mkold)
+{
+	const pte_t *table = vmf->pte - ft_fa_slot(addr);
+	unsigned int used = 0, unused = 0, i;
+	pte_t pte;
+
+	if (c->s_nr && c->s_mm == vmf->vma->vm_mm && c->s_table == table) {
+		for_each_set_bit(i, c->s_slots, PTRS_PER_PTE) {
+			pte = ptep_get((pte_t *)table + i);
+			if (!pte_present(pte))
+				continue;	/* unmapped since */
+			if (pte_young(pte))
+				used++;
+			else
+				unused++;
+		}
+		ft_add(FT_fa_sample_used, used);
+		ft_add(FT_fa_sample_unused, unused);
+		c->s_nr = 0;
+	}
+	c->sampling = mkold || !(++c->events % FT_FA_SAMPLE_EVERY);
+	if (c->sampling) {
+		bitmap_zero(c->s_slots, PTRS_PER_PTE);
+		c->s_mm = vmf->vma->vm_mm;
+		c->s_table = table;
+		c->s_nr = 0;
+	}
+}
+
+/* A prefault run of the sampled event, mapped old. */
+static void ft_fa_sample_add(struct ft_fa_pcpu *c, struct vm_fault *vmf,
+			     unsigned long addr, unsigned int nr)
+{
+	unsigned int slot = ft_fa_slot(addr);
+
+	/* one event never leaves its page table (do_fault_around()) */
+	if (vmf->pte - slot != c->s_table || slot + nr > PTRS_PER_PTE)
+		return;
+	bitmap_set(c->s_slots, slot, nr);
+	c->s_nr += nr;
+}
+
+/*
+ * Counters for one set_pte_range() call of a read fault (see the top);
+ * @new_fault: its first run on this CPU.
+ */
+static __always_inline void ft_fa_account(struct ft_fa_pcpu *c,
+					  struct vm_fault *vmf,
+					  unsigned long addr, unsigned int nr,
+					  bool around, bool prefault, bool old,
+					  bool new_fault, unsigned long nflt)
+{
 	const struct file *file = vmf->vma->vm_file;
-	unsigned long nflt = current->min_flt + current->maj_flt;
 	/* linear_page_index() without its hugetlb branch (never here) */
 	pgoff_t lo = ((addr - vmf->vma->vm_start) >> PAGE_SHIFT) +
 		     vmf->vma->vm_pgoff;
@@ -170,12 +269,11 @@ static __always_inline void ft_fa_account(struct vm_fault *vmf,
 		unsigned int mapped = nr - !prefault;
 
 		ft_add(FT_fa_pages_mapped, mapped);
-		if (mkold == 2 || (mkold == 1 && prefault))
+		if (old)
 			ft_add(FT_fa_pages_mapped_old, mapped);
 	}
 
-	if (c->vmf == vmf && c->address == vmf->address &&
-	    c->nflt == nflt && c->file == file) {
+	if (!new_fault) {
 		/* A later run of the same fault: runs only grow the span. */
 		c->lo = min(c->lo, lo);
 		c->hi = max(c->hi, lo + nr);
@@ -204,8 +302,8 @@ static __always_inline void ft_fa_account(struct vm_fault *vmf,
  *
  * foliotune: mm/memory.c:5007-5047 (set_pte_range()) of linux-source-6.12
  * 6.12.117-1~deb12u1, renamed; it replaces set_pte_range() through
- * livepatch.  With fault_around_mkold = 0 every PTE is what the stock
- * function writes.
+ * livepatch.  With fault_around_mkold = 0 and fault_around_auto = 0 every
+ * PTE is what the stock function writes.
  */
 void foliotune_set_pte_range(struct vm_fault *vmf, struct folio *folio,
 		struct page *page, unsigned int nr, unsigned long addr)
@@ -214,9 +312,22 @@ void foliotune_set_pte_range(struct vm_fault *vmf, struct folio *folio,
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
 	bool prefault = !in_range(vmf->address, addr, nr * PAGE_SIZE);
 	pte_t entry;
-	/* foliotune: the mode, read once, and who called (see the top) */
+	/* foliotune: the modes, read once, who called, and this CPU's record */
 	const int mkold = READ_ONCE(foliotune_fa_mkold);
 	const bool around = !write && !vmf->page;
+	struct ft_fa_pcpu *c = this_cpu_ptr(&ft_fa_pcpu);
+	unsigned long nflt = current->min_flt + current->maj_flt;
+	bool new_fault = false, sample = false;
+
+	/* foliotune: the auto mode's usefulness sample (see the top) */
+	if (!write) {
+		new_fault = !ft_fa_same_fault(c, vmf, vma->vm_file, nflt);
+		if (around && READ_ONCE(foliotune_fa_sampling)) {
+			if (new_fault)
+				ft_fa_sample_begin(c, vmf, addr, mkold);
+			sample = c->sampling && prefault;
+		}
+	}
 
 	flush_icache_pages(vma, page, nr);
 	entry = mk_pte(page, vma->vm_page_prot);
@@ -228,9 +339,9 @@ void foliotune_set_pte_range(struct vm_fault *vmf, struct folio *folio,
 	/*
 	 * foliotune: mkold >= 1, what arm64 does: a run that does not map the
 	 * faulting address is old (x86's vm_page_prot has _PAGE_ACCESSED, and
-	 * pte_sw_mkyoung() above is the identity).
+	 * pte_sw_mkyoung() above is the identity).  So is a sampled one.
 	 */
-	if (prefault && mkold)
+	if (prefault && (mkold || sample))
 		entry = pte_mkold(entry);
 
 	if (write)
@@ -274,9 +385,13 @@ void foliotune_set_pte_range(struct vm_fault *vmf, struct folio *folio,
 	/* no need to invalidate: a not-present page won't be cached */
 	update_mmu_cache_range(vmf, vma, addr, vmf->pte, nr);
 
-	/* foliotune: fault-around and read-fault counters */
+	/* foliotune: fault-around and read-fault counters, the sample */
+	if (sample)
+		ft_fa_sample_add(c, vmf, addr, nr);
 	if (!write)
-		ft_fa_account(vmf, addr, nr, around, prefault, mkold);
+		ft_fa_account(c, vmf, addr, nr, around, prefault,
+			      mkold == 2 || (prefault && (mkold || sample)),
+			      new_fault, nflt);
 }
 
 /* ---- state shared by the knobs, the callbacks and the auto mode ---- */
@@ -294,21 +409,22 @@ static unsigned long ft_fa_saved_pages;	/* the kernel's value at pre_patch */
 static unsigned long ft_fa_written;	/* what foliotune last wrote, 0: none */
 
 #define FT_FA_AUTO_MIN_FAULTS	32	/* fewer read faults in a period: hold */
-#define FT_FA_AUTO_MIN_UNMAPS	32	/* fewer file PTE unmaps: no waste signal */
+#define FT_FA_AUTO_MIN_SAMPLES	64	/* fewer sampled PTEs read back: no usefulness */
+#define FT_FA_AUTO_MAX_BACKOFF	64	/* periods a refuted growth may wait */
 #define FT_FA_AUTO_HIST		8	/* steps shown in fault_around_auto_state */
 
 enum ft_fa_input {
 	FT_IN_faults, FT_IN_near, FT_IN_events, FT_IN_mapped, FT_IN_mapped_old,
 	FT_IN_unmap_young, FT_IN_unmap_old, FT_IN_pgscan_file,
 	FT_IN_pgsteal_file, FT_IN_allocstall, FT_IN_refault_file,
-	FT_IN_pgpgoutclean, FT_IN_NR
+	FT_IN_pgpgoutclean, FT_IN_sample_used, FT_IN_sample_unused, FT_IN_NR
 };
 
 static const char * const ft_fa_input_names[FT_IN_NR] = {
 	"fa_read_faults", "fa_read_faults_near", "fa_events", "fa_pages_mapped",
 	"fa_pages_mapped_old", "fa_unmap_young_ptes", "fa_unmap_old_ptes",
 	"pgscan_file", "pgsteal_file", "allocstall", "workingset_refault_file",
-	"pgpgoutclean",
+	"pgpgoutclean", "fa_sample_used", "fa_sample_unused",
 };
 
 static struct {
@@ -318,18 +434,23 @@ static struct {
 	unsigned long saved_pages;	/* window when it was turned on */
 	unsigned long periods, changes;
 	unsigned long last_change;	/* jiffies */
+	/* growth from 4K waits until period grow_ok (backoff: see below) */
+	unsigned long backoff, grow_ok;
+	bool unconfirmed;		/* a growth from 4K not yet found useful */
 	const char *decision;
 	char reason[160];
 	unsigned long prev[FT_IN_NR], delta[FT_IN_NR];
 	/* the last FT_FA_AUTO_HIST steps, oldest first when printed */
 	struct {
 		unsigned long jiffies, from, to, faults, near, events;
+		unsigned long used, unused;
 		const char *decision;
 	} hist[FT_FA_AUTO_HIST];
 	unsigned int hist_next;
 } ft_fa_auto = {
 	.max_pages = SZ_64K >> PAGE_SHIFT,
 	.period_ms = 1000,
+	.backoff = 1,
 	.decision = "none",
 	.reason = "never turned on",
 };
@@ -389,6 +510,7 @@ static void ft_fa_auto_stop_locked(bool restore, const char *why)
 	if (!ft_fa_auto.on)
 		return;
 	ft_fa_auto.on = false;
+	WRITE_ONCE(foliotune_fa_sampling, false);
 	if (restore) {
 		ft_fa_store_locked(ft_fa_auto.saved_pages);
 		ft_fa_auto_set_state("off", "%s: restored %lu bytes", why,
@@ -405,43 +527,47 @@ static void ft_fa_auto_stop_locked(bool restore, const char *why)
  * deltas of these inputs over the period:
  *   F  fa_read_faults         read faults on file mappings
  *   N  fa_read_faults_near    of them, next to the previous fault's pages
- *   Y  fa_unmap_young_ptes    file PTEs unmapped while young
- *   O  fa_unmap_old_ptes      file PTEs unmapped while old (never used since
- *                             mapped, or since reclaim last looked)
+ *                             (within one window, at least 4 pages)
+ *   U  fa_sample_used         sampled pre-mapped PTEs found used
+ *   W  fa_sample_unused       ... found unused
  *   A  allocstall_*           direct reclaim entries (all_vm_events())
  *   R  workingset_refault_file  evicted file pages read again
- *                             (global_node_page_state())
- * and moves fault_around_bytes by at most one power-of-two step:
- *   1. window > max                     clamp to max
- *   2. F < 32                           hold: too few faults to judge
- *   3. pressure = A > 0 || R > 0   (memory is short: direct reclaim or
- *      thrashing, not just kswapd keeping its watermarks)
- *      waste = Y + O >= 32 && O > 3 * Y   (mapped file pages are unmapped
- *      by reclaim without having been used)
- *   4. N >= F / 2   (sequential)        grow, unless pressure && waste
- *      N <  F / 4   (random, sparse)    shrink
- *      otherwise                        shrink if pressure && waste, else hold
- * Why: a read fault right after the pages the previous fault mapped means
- * the reader used the whole window and moves on; a window twice as big
- * halves those faults.  Faults that land anywhere mean the pre-mapped pages
- * were not what the next fault wanted: they only add mapped pages that
- * reclaim must unmap and that look used on x86 (the 2016 thread), so a
- * smaller window costs nothing.  Under memory pressure, file PTEs unmapped
- * old are pages mapped for nothing: stop growing, or shrink if the faults
- * are not clearly sequential.  Mapped-old PTEs only say "unused" when
- * fault_around_mkold is on; the auto mode works without it (then Y is
- * larger and "waste" rarer).  Caveat, measured in the test box: LRU
- * reclaim (classic and MGLRU) only unmaps folios whose young bits it has
- * just found clear (folio_check_references()/aging clear and test them
- * first), so under reclaim Y stays 0 and O is simply the mapped file
- * pages reclaim evicted unused; Y/O carries per-PTE information only for
- * unmaps that skip that check: MADV_PAGEOUT (reclaim_pages()) and folio
- * splits.
- * The size changes at most once per period (the work runs once per period
- * and a change is also refused within one period of the last change), at
- * 4K no fault-around happens but finish_fault()'s faults still feed F and
- * N, so a sequential reader grows it again.  pgscan/pgsteal of file pages
- * and pgpgoutclean are shown in fault_around_auto_state, not used.
+ * The sample: while the auto mode is on, one fault-around event in 8 maps
+ * its pre-mapped PTEs old (every event does when fault_around_mkold is on),
+ * and the next read fault on that CPU in the same page table counts how
+ * many of them became young since (ft_fa_sample_begin()).  u = U / (U + W)
+ * is then the fraction of pre-mapped pages the reader used, the one thing
+ * fault positions cannot tell: a reader of every 16th page and a
+ * sequential one fault at the same places with a 64K window.
+ *
+ * A pre-mapped page pays when it spares a fault: mapping one costs about
+ * 1/8 of a read fault (test box: 0.5 of 4.7 us), so the window is worth it
+ * if u >= 1/8; under pressure (A > 0 or R > 0) an unused young page also
+ * keeps a used one out of memory (the 2016 thread), so there the bar is
+ * u >= 1/4.  Call that bar T.  Window p, maximum M (4K .. M):
+ *   1. p > M                              clamp to M
+ *   2. F < 32                             hold: too few faults to judge
+ *   3. U + W >= 64 (usefulness known):
+ *      u < T/2   (mostly unused)          to 4K at once
+ *      u < T                              halve
+ *      u >= 1/2 and N >= F/2              double (sequential, used)
+ *      otherwise                          hold (worth its cost)
+ *   4. usefulness unknown (at 4K there is no fault-around to sample):
+ *      p = 4K and N >= 3F/4 (sequential)  to M at once, unless backing off
+ *      p > 4K and N < F/4 (random)        to 4K at once
+ *      otherwise                          hold
+ * Jumps instead of steps: a window the evidence refutes is left within one
+ * period (a 3 s app launch cannot wait four), and a jump up from 4K is
+ * judged by the samples it makes possible.  Backoff: a jump from 4K whose
+ * window is then shrunk before any period found it worth its cost (a
+ * strided reader looks sequential at 4K and useless at M) doubles the
+ * periods the next jump must wait (1, 2, 4 .. 64); a period that finds the
+ * window worth it resets it.  The size changes at most once per period
+ * (the work runs once per period and a change is also refused within one
+ * period of the last change).  fa_unmap_young/old_ptes, pgscan/pgsteal of
+ * file pages and pgpgoutclean are shown in fault_around_auto_state, not
+ * used: under LRU reclaim Y is 0 by construction (reclaim unmaps only
+ * folios it found unreferenced).
  */
 static void ft_fa_auto_sample(unsigned long *v)
 {
@@ -456,6 +582,8 @@ static void ft_fa_auto_sample(unsigned long *v)
 	v[FT_IN_unmap_young] = foliotune_stat_sum(FT_fa_unmap_young_ptes);
 	v[FT_IN_unmap_old] = foliotune_stat_sum(FT_fa_unmap_old_ptes);
 	v[FT_IN_pgpgoutclean] = foliotune_stat_sum(FT_pgpgoutclean);
+	v[FT_IN_sample_used] = foliotune_stat_sum(FT_fa_sample_used);
+	v[FT_IN_sample_unused] = foliotune_stat_sum(FT_fa_sample_unused);
 
 	all_vm_events(ev);
 	v[FT_IN_pgscan_file] = ev[PGSCAN_FILE];
@@ -467,19 +595,89 @@ static void ft_fa_auto_sample(unsigned long *v)
 	v[FT_IN_refault_file] = global_node_page_state(WORKINGSET_REFAULT_FILE);
 }
 
-static void ft_fa_auto_record(unsigned long from, unsigned long to,
-			       unsigned long faults, unsigned long near,
-			       unsigned long events)
+static void ft_fa_auto_record(unsigned long from, unsigned long to)
 {
 	unsigned int i = ft_fa_auto.hist_next++ % FT_FA_AUTO_HIST;
+	const unsigned long *d = ft_fa_auto.delta;
 
 	ft_fa_auto.hist[i].jiffies = jiffies;
 	ft_fa_auto.hist[i].from = from;
 	ft_fa_auto.hist[i].to = to;
-	ft_fa_auto.hist[i].faults = faults;
-	ft_fa_auto.hist[i].near = near;
-	ft_fa_auto.hist[i].events = events;
+	ft_fa_auto.hist[i].faults = d[FT_IN_faults];
+	ft_fa_auto.hist[i].near = d[FT_IN_near];
+	ft_fa_auto.hist[i].events = d[FT_IN_events];
+	ft_fa_auto.hist[i].used = d[FT_IN_sample_used];
+	ft_fa_auto.hist[i].unused = d[FT_IN_sample_unused];
 	ft_fa_auto.hist[i].decision = ft_fa_auto.decision;
+}
+
+/* Rules 3 and 4 of THE AUTO ALGORITHM; returns the window to use. */
+static unsigned long ft_fa_auto_decide(unsigned long pages, unsigned long max,
+				       const unsigned long *d, bool pressure)
+{
+	unsigned long faults = d[FT_IN_faults], near = d[FT_IN_near];
+	unsigned long used = d[FT_IN_sample_used];
+	unsigned long sampled = used + d[FT_IN_sample_unused];
+	/* the bar T in sixteenths: 1/4 under pressure, else 1/8 */
+	unsigned long t16 = pressure ? 4 : 2;
+	const char *p = pressure ? " under pressure" : "";
+	unsigned long now = ft_fa_auto.periods;
+
+	if (sampled >= FT_FA_AUTO_MIN_SAMPLES) {
+		if (16 * used >= t16 * sampled) {
+			/* worth its cost: a growth from 4K is confirmed */
+			ft_fa_auto.unconfirmed = false;
+			ft_fa_auto.backoff = 1;
+			if (2 * used >= sampled && 2 * near >= faults && pages < max) {
+				ft_fa_auto_set_state("grow", "used and sequential: %lu of %lu pre-mapped used, %lu of %lu near%s",
+						     used, sampled, near, faults, p);
+				return min(2 * pages, max);
+			}
+			ft_fa_auto_set_state("hold", "useful: %lu of %lu pre-mapped used, %lu of %lu near%s",
+					     used, sampled, near, faults, p);
+			return pages;
+		}
+		if (pages == 1) {
+			ft_fa_auto_set_state("hold", "unused (%lu of %lu pre-mapped used), at 4K",
+					     used, sampled);
+			return pages;
+		}
+		if (ft_fa_auto.unconfirmed) {
+			/* the last jump up was refuted: wait longer next time */
+			ft_fa_auto.unconfirmed = false;
+			ft_fa_auto.backoff = min_t(unsigned long, 2 * ft_fa_auto.backoff,
+						   FT_FA_AUTO_MAX_BACKOFF);
+			ft_fa_auto.grow_ok = now + ft_fa_auto.backoff;
+		}
+		if (32 * used < t16 * sampled) {
+			ft_fa_auto_set_state("shrink", "unused: %lu of %lu pre-mapped used%s",
+					     used, sampled, p);
+			return 1;
+		}
+		ft_fa_auto_set_state("shrink", "little used: %lu of %lu pre-mapped used%s",
+				     used, sampled, p);
+		return pages / 2;
+	}
+
+	if (pages == 1 && 4 * near >= 3 * faults && max > 1) {
+		if (now < ft_fa_auto.grow_ok) {
+			ft_fa_auto_set_state("hold", "sequential at 4K (%lu of %lu near), backing off %lu more periods",
+					     near, faults, ft_fa_auto.grow_ok - now);
+			return pages;
+		}
+		ft_fa_auto.unconfirmed = true;
+		ft_fa_auto_set_state("grow", "sequential at 4K: %lu of %lu read faults near the previous one",
+				     near, faults);
+		return max;
+	}
+	if (pages > 1 && 4 * near < faults) {
+		ft_fa_auto_set_state("shrink", "random: %lu of %lu read faults near the previous one",
+				     near, faults);
+		return 1;
+	}
+	ft_fa_auto_set_state("hold", "%s: %lu of %lu read faults near, %lu pre-mapped sampled",
+			     pages == 1 ? "at 4K" : "mixed", near, faults, sampled);
+	return pages;
 }
 
 static void ft_fa_auto_step_locked(void)
@@ -487,8 +685,6 @@ static void ft_fa_auto_step_locked(void)
 	unsigned long now[FT_IN_NR], *d = ft_fa_auto.delta;
 	unsigned long pages = READ_ONCE(fault_around_pages);
 	unsigned long max = ft_fa_auto.max_pages, target = pages;
-	unsigned long faults, near, young, old;
-	bool pressure, waste;
 	int i;
 
 	ft_fa_auto_sample(now);
@@ -497,48 +693,16 @@ static void ft_fa_auto_step_locked(void)
 		ft_fa_auto.prev[i] = now[i];
 	}
 	ft_fa_auto.periods++;
-	faults = d[FT_IN_faults];
-	near = d[FT_IN_near];
-	young = d[FT_IN_unmap_young];
-	old = d[FT_IN_unmap_old];
-	pressure = d[FT_IN_allocstall] || d[FT_IN_refault_file];
-	waste = young + old >= FT_FA_AUTO_MIN_UNMAPS && old > 3 * young;
 
 	if (pages > max) {
 		target = max;
 		ft_fa_auto_set_state("clamp", "window above fault_around_auto_max_bytes");
-	} else if (faults < FT_FA_AUTO_MIN_FAULTS) {
+	} else if (d[FT_IN_faults] < FT_FA_AUTO_MIN_FAULTS) {
 		ft_fa_auto_set_state("hold", "idle: %lu read faults (< %d)",
-				     faults, FT_FA_AUTO_MIN_FAULTS);
-	} else if (2 * near >= faults) {
-		if (pressure && waste)
-			ft_fa_auto_set_state("hold",
-					     "sequential (%lu of %lu near), but under pressure %lu of %lu file PTEs unmapped old",
-					     near, faults, old, young + old);
-		else if (pages < max)
-			target = pages * 2;
-		else
-			ft_fa_auto_set_state("hold", "sequential (%lu of %lu near), at max",
-					     near, faults);
-		if (target > pages)
-			ft_fa_auto_set_state("grow", "sequential: %lu of %lu read faults near the previous one",
-					     near, faults);
-	} else if (4 * near < faults) {
-		if (pages > 1) {
-			target = pages / 2;
-			ft_fa_auto_set_state("shrink", "random: %lu of %lu read faults near the previous one",
-					     near, faults);
-		} else {
-			ft_fa_auto_set_state("hold", "random (%lu of %lu near), at 4K",
-					     near, faults);
-		}
-	} else if (pressure && waste && pages > 1) {
-		target = pages / 2;
-		ft_fa_auto_set_state("shrink", "mixed (%lu of %lu near), under pressure %lu of %lu file PTEs unmapped old",
-				     near, faults, old, young + old);
+				     d[FT_IN_faults], FT_FA_AUTO_MIN_FAULTS);
 	} else {
-		ft_fa_auto_set_state("hold", "mixed: %lu of %lu read faults near, %s",
-				     near, faults, pressure ? "no waste" : "no pressure");
+		target = ft_fa_auto_decide(pages, max, d,
+					   d[FT_IN_allocstall] || d[FT_IN_refault_file]);
 	}
 
 	if (target != pages && ft_fa_auto.changes &&
@@ -553,7 +717,7 @@ static void ft_fa_auto_step_locked(void)
 		ft_fa_auto.last_change = jiffies;
 		ft_count(FT_fa_auto_changes);
 	}
-	ft_fa_auto_record(pages, target, faults, near, d[FT_IN_events]);
+	ft_fa_auto_record(pages, target);
 }
 
 static void ft_fa_auto_work_fn(struct work_struct *work)
@@ -630,7 +794,11 @@ static int ft_fa_auto_set(struct ft_knob *knob, u64 val)
 		ft_fa_auto.saved_pages = READ_ONCE(fault_around_pages);
 		ft_fa_auto_sample(ft_fa_auto.prev);
 		memset(ft_fa_auto.delta, 0, sizeof(ft_fa_auto.delta));
+		ft_fa_auto.backoff = 1;
+		ft_fa_auto.grow_ok = 0;
+		ft_fa_auto.unconfirmed = false;
 		ft_fa_auto.on = true;
+		WRITE_ONCE(foliotune_fa_sampling, true);
 		ft_fa_auto_set_state("start", "turned on at %lu bytes",
 				     ft_fa_auto.saved_pages << PAGE_SHIFT);
 		/* a full period from now, even if the work was pending */
@@ -734,24 +902,26 @@ static int ft_fa_auto_state_show(struct seq_file *m, void *unused)
 	seq_printf(m, "period_ms %u\n", ft_fa_auto.period_ms);
 	seq_printf(m, "periods %lu\n", ft_fa_auto.periods);
 	seq_printf(m, "changes %lu\n", ft_fa_auto.changes);
+	seq_printf(m, "backoff_periods %lu\n", ft_fa_auto.backoff);
 	seq_printf(m, "decision %s\n", ft_fa_auto.decision);
 	seq_printf(m, "reason %s\n", ft_fa_auto.reason);
 	for (i = 0; i < FT_IN_NR; i++)
 		seq_printf(m, "input %s %lu\n", ft_fa_input_names[i],
 			   ft_fa_auto.delta[i]);
-	/* "step MS_AGO FROM_BYTES TO_BYTES DECISION FAULTS NEAR EVENTS" */
+	/* "step MS_AGO FROM_BYTES TO_BYTES DECISION FAULTS NEAR EVENTS USED UNUSED" */
 	for (i = 0; i < FT_FA_AUTO_HIST; i++) {
 		unsigned int h = ft_fa_auto.hist_next - FT_FA_AUTO_HIST + i;
 
 		if ((int)h < 0 || !ft_fa_auto.hist[h % FT_FA_AUTO_HIST].decision)
 			continue;
 		h %= FT_FA_AUTO_HIST;
-		seq_printf(m, "step %u %lu %lu %s %lu %lu %lu\n",
+		seq_printf(m, "step %u %lu %lu %s %lu %lu %lu %lu %lu\n",
 			   jiffies_to_msecs(jiffies - ft_fa_auto.hist[h].jiffies),
 			   ft_fa_auto.hist[h].from << PAGE_SHIFT,
 			   ft_fa_auto.hist[h].to << PAGE_SHIFT,
 			   ft_fa_auto.hist[h].decision, ft_fa_auto.hist[h].faults,
-			   ft_fa_auto.hist[h].near, ft_fa_auto.hist[h].events);
+			   ft_fa_auto.hist[h].near, ft_fa_auto.hist[h].events,
+			   ft_fa_auto.hist[h].used, ft_fa_auto.hist[h].unused);
 	}
 	mutex_unlock(&ft_fa_lock);
 	return 0;
@@ -768,6 +938,7 @@ static void ft_fa_deactivate(void)
 	mutex_lock(&ft_fa_lock);
 	ft_fa_live = false;
 	ft_fa_auto.on = false;
+	WRITE_ONCE(foliotune_fa_sampling, false);
 	WRITE_ONCE(foliotune_fa_mkold, 0);
 	ft_fa_update_key_locked();
 	mutex_unlock(&ft_fa_lock);

@@ -23,11 +23,12 @@
  *       every page it touches (sequential, random, strided; COW writes in
  *       the private map, same-value writes in the shared one).  Prints
  *       "ok PAGES" or the first mismatch (exit 1).
- *   ft_faultaround touch seq|rand FILE SECONDS [exec|dual]
+ *   ft_faultaround touch seq|strideN|rand FILE SECONDS [exec|dual]
  *       Read faults until SECONDS pass: map FILE shared (PROT_EXEC too with
  *       "exec"; twice with "dual", reading each page through both maps, so
  *       reclaim finds two young PTEs) and read one byte of every page in
- *       order (seq) or of random pages (rand, npages/16 per pass);
+ *       order (seq), of every Nth page in order (strideN, e.g. stride16) or
+ *       of random pages (rand, npages/16 per pass);
  *       MADV_DONTNEED the mapping after each pass so the next pass faults
  *       again.  Prints "passes N".
  */
@@ -323,21 +324,32 @@ static int cmd_touch(const char *mode, const char *path, long seconds,
 	uint64_t end = ft_now_ns() + (uint64_t)seconds * 1000000000ULL;
 	int seq = !strcmp(mode, "seq"), exec = !strcmp(opt, "exec");
 	int dual = !strcmp(opt, "dual");
-	size_t size, npages, i, pg;
+	size_t size, npages, i, pg, stride = 0, n;
 	volatile char sink;
 	long passes = 0;
 	char *p, *p2;
 	int fd;
 
+	if (!strncmp(mode, "stride", 6)) {
+		stride = strtoul(mode + 6, NULL, 10);
+		if (!stride) {
+			fprintf(stderr, "touch: bad stride in '%s'\n", mode);
+			return 2;
+		}
+	} else if (!seq && strcmp(mode, "rand")) {
+		fprintf(stderr, "touch: unknown mode '%s'\n", mode);
+		return 2;
+	}
 	fd = open_file(path, O_RDONLY, &size);
 	npages = size / FT_PAGE;
+	n = seq ? npages : stride ? (npages + stride - 1) / stride : npages / 16;
 	p = mmap(NULL, size, PROT_READ | (exec ? PROT_EXEC : 0), MAP_SHARED, fd, 0);
 	p2 = dual ? mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0) : p;
 	if (p == MAP_FAILED || p2 == MAP_FAILED)
 		die("mmap");
 	while (ft_now_ns() < end) {
-		for (i = 0; i < (seq ? npages : npages / 16); i++) {
-			pg = seq ? i : rnd() % npages;
+		for (i = 0; i < n; i++) {
+			pg = seq ? i : stride ? i * stride : rnd() % npages;
 			sink = p[pg * FT_PAGE];
 			if (dual)
 				sink = p2[pg * FT_PAGE];
