@@ -41,6 +41,7 @@
 #   BENCH_LIMIT_MB (48) BENCH_ROUNDS (2) BENCH_LAUNCH_ARGS ("")
 #   BENCH_ZRAM_MB (512) BENCH_SEQ_MB (128)
 #   BENCH_SEQ_PATTERNS (seq,stride2,stride4,stride16,rand) BENCH_SEQ_PASSES (3)
+#   BENCH_SEQ_SECONDS (10: each pattern repeats its passes this long)
 #   BENCH_AUTO_MAX (64K)
 set -uo pipefail
 
@@ -74,6 +75,7 @@ ZRAM_MB=${BENCH_ZRAM_MB:-512}
 SEQ_MB=${BENCH_SEQ_MB:-128}
 SEQ_PATTERNS=${BENCH_SEQ_PATTERNS:-seq,stride2,stride4,stride16,rand}
 SEQ_PASSES=${BENCH_SEQ_PASSES:-3}
+SEQ_SECONDS=${BENCH_SEQ_SECONDS:-10}
 AUTO_MAX=${BENCH_AUTO_MAX:-64K}
 
 FT=$repo/userspace/foliotune
@@ -138,7 +140,7 @@ launch_cmd=("$AL" run -d "$ADIR" -n "$APPS" -f "$APP_MB" -F "$FW_MB" -a "$ANON_M
 	-m "$LIMIT_MB" -r "$ROUNDS")
 # shellcheck disable=SC2206
 [ -n "$LAUNCH_ARGS" ] && launch_cmd+=($LAUNCH_ARGS)
-seq_cmd=("$SR" -d "$FT_XFS" -s "$SEQ_MB" -p "$SEQ_PATTERNS" -n "$SEQ_PASSES")
+seq_cmd=("$SR" -d "$FT_XFS" -s "$SEQ_MB" -p "$SEQ_PATTERNS" -n "$SEQ_PASSES" -t "$SEQ_SECONDS")
 
 t_setup=$(date +%s)
 if want launch-zram || want launch-noswap || want launch-zram-classic || want launch-noswap-classic; then
@@ -171,6 +173,7 @@ fi
 	echo "seq_mb $SEQ_MB"
 	echo "seq_patterns $SEQ_PATTERNS"
 	echo "seq_passes $SEQ_PASSES"
+	echo "seq_seconds $SEQ_SECONDS"
 	echo "auto_max $AUTO_MAX"
 	echo "launch_cmd ${launch_cmd[*]}"
 	echo "seq_cmd ${seq_cmd[*]}"

@@ -24,6 +24,7 @@
 #   BENCH_APPS (10) BENCH_APP_MB (6) BENCH_FW_MB (24) BENCH_ANON_MB (3)
 #   BENCH_LIMIT_MB (48) BENCH_ROUNDS (2) BENCH_LAUNCH_ARGS (extra ft_applaunch args)
 #   BENCH_ZRAM_MB (512) BENCH_SEQ_MB (128) BENCH_SEQ_PATTERNS BENCH_SEQ_PASSES (3)
+#   BENCH_SEQ_SECONDS (10)
 #   BENCH_AUTO_MAX (64K)
 # Host side:
 #   BENCH_OUT       results directory (default bench/results/<date>-<commit>-faultaround)
@@ -42,7 +43,7 @@ cd "$repo" || exit 2
 
 VARS="BENCH_REPS BENCH_ONLY BENCH_CONFIGS BENCH_WARMUP BENCH_APPS BENCH_APP_MB BENCH_FW_MB
 	BENCH_ANON_MB BENCH_LIMIT_MB BENCH_ROUNDS BENCH_LAUNCH_ARGS BENCH_ZRAM_MB BENCH_SEQ_MB
-	BENCH_SEQ_PATTERNS BENCH_SEQ_PASSES BENCH_AUTO_MAX"
+	BENCH_SEQ_PATTERNS BENCH_SEQ_PASSES BENCH_SEQ_SECONDS BENCH_AUTO_MAX"
 cmdline="$(for v in $VARS BENCH_MEM; do
 	[ -n "${!v+x}" ] && printf '%s=%q ' "$v" "${!v}"; done)scripts/bench/faultaround.sh"
 [ $# -gt 0 ] && { echo "faultaround.sh takes no arguments (environment only)" >&2; exit 1; }
@@ -91,7 +92,7 @@ apps=${BENCH_APPS:-10}; rounds=${BENCH_ROUNDS:-2}
 # ~0.005 s per MiB per pattern
 per_launch=$(( 1 + apps * rounds * 4 / 10 ))
 npat=$(echo "${BENCH_SEQ_PATTERNS:-seq,stride2,stride4,stride16,rand}" | tr ',' ' ' | wc -w)
-per_seq=$(( 3 + ${BENCH_SEQ_MB:-128} * npat / 200 ))
+per_seq=$(( 3 + ${BENCH_SEQ_MB:-128} * npat / 200 + ${BENCH_SEQ_SECONDS:-10} * npat ))
 setup=$(( 70 + (${BENCH_FW_MB:-24} + apps * ${BENCH_APP_MB:-6} + ${BENCH_SEQ_MB:-128}) / 20 ))
 est=$(( setup + (reps * nconf + ${BENCH_WARMUP:-1}) * (nl * per_launch + ns * per_seq) ))
 timeout_s=${BENCH_TIMEOUT:-$(( est * 4 ))}

@@ -17,7 +17,7 @@
 #                   by run size (unmap_batch_order<k>: 2^k..2^(k+1)-1 PTEs)
 #   fa-launch       average app-launch latency per fault-around
 #                   configuration and scenario: median, min..max over reps
-#   fa-seqread      ft_seqread total time per configuration (no pressure)
+#   fa-seqread      ft_seqread ns per touched page, by pattern and configuration (no pressure)
 #
 # A figure whose input is absent is skipped with a line saying so.  Every
 # figure is labelled as QEMU TCG (software emulation) unless guest-meta.txt
@@ -194,7 +194,9 @@ if [ ${#fa_outs[@]} -gt 0 ]; then
 		awk -v s="$s" -v c="$c" '
 			function kv(k,   i, a) { for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] } return "" }
 			$1 == "summary" { print s "." c, kv("avg_ms") }
-			$1 == "total" { print s "." c, kv("ms") / 1000 }' "$f"
+			# seqread: ns per touched page of each pattern over its passes
+			$1 == "read" { p = kv("pattern"); if (!(p in ms)) ord[++n] = p; ms[p] += kv("ms"); tp[p] += kv("touched") }
+			END { for (i = 1; i <= n; i++) if (tp[ord[i]] > 0) print s "/" ord[i] "." c, ms[ord[i]] * 1e6 / tp[ord[i]] }' "$f"
 	done | stats > "$out/.fa.txt"
 	confs=$(for c in $fa_order $(cut -d' ' -f1 "$out/.fa.txt" | cut -d. -f2); do echo "$c"; done | awk '!s[$0]++' |
 		while read -r c; do grep -q "^[^ ]*\.$c " "$out/.fa.txt" && echo "$c"; done)
@@ -222,16 +224,25 @@ if [ ${#fa_outs[@]} -gt 0 ]; then
 	else
 		echo "plot.sh: no launch-* runs: no fa-launch"
 	fi
-	if grep -q '^seqread\.' "$out/.fa.txt"; then
+	pats=$(cut -d' ' -f1 "$out/.fa.txt" | sed -n 's|^seqread/\([^.]*\)\..*|\1|p' | awk '!s[$0]++')
+	if [ -n "$pats" ]; then
 		{
-			echo "# configuration median min max of ft_seqread total seconds"
-			for c in $confs; do
-				grep "^seqread\.$c " "$out/.fa.txt" | awk -v c="$c" '{ printf "\"%s\" %s %s %s\n", c, $4, $3, $5 }'
+			echo "# pattern, then per configuration ($(echo $confs)): median min max of ns per touched page"
+			for p in $pats; do
+				printf '"%s"' "$p"
+				for c in $confs; do
+					row=$(grep "^seqread/$p\.$c " "$out/.fa.txt") && echo "$row" | awk '{ printf " %s %s %s", $4, $3, $5 }' || printf ' - - -'
+				done
+				echo
 			done
 		} > "$out/fa-seqread.dat"
+		cmd="plot" i=0
+		for c in $confs; do
+			cmd="$cmd '$out/fa-seqread.dat' using $((2 + 3 * i)):$((3 + 3 * i)):$((4 + 3 * i))$([ $i = 0 ] && echo ':xtic(1)') title '$c',"
+			i=$((i + 1))
+		done
 		plot fa-seqread "ft_seqread (sequential/strided readers, no memory pressure) by fault-around configuration" \
-			"total seconds (lower is better)" 0 \
-			"plot '$out/fa-seqread.dat' using 2:3:4:xtic(1) title 'seqread total' lc rgb '#3070b0'"
+			"ns per touched page (lower is better)" 0 "set datafile missing '-'; ${cmd%,}"
 	fi
 	rm -f "$out/.fa.txt"
 else

@@ -6,7 +6,7 @@
  * one the reader is about to touch.  Counts the minor faults (getrusage)
  * and the time of each pass.
  *
- *   ft_seqread -d DIR [-s MB] [-p PATTERNS] [-n PASSES] [-c] [-S]
+ *   ft_seqread -d DIR [-s MB] [-p PATTERNS] [-n PASSES] [-t SECONDS] [-c] [-S]
  *
  * The file DIR/ft-seqread.dat (MB MiB, non-zero data) is created if it is
  * missing or has another size, then read once with read(2) so that it is
@@ -19,6 +19,10 @@
  *   rev        every page, last to first
  *   rand       npages/16 pages picked at random (seeded; fault-around's
  *              worst case here: its extra pages are mostly wasted)
+ * -t SECONDS: repeat each pattern's passes until it has run SECONDS (at
+ * least PASSES passes): long enough for a feedback tuner with a period of
+ * about a second to act, so that its steady state, and not only its first
+ * period, is measured; compare ns_per_page then, not ms.
  * -c (cold): drop the file from the page cache (POSIX_FADV_DONTNEED)
  * before every pass, so the pass includes readahead I/O and major faults.
  *
@@ -44,6 +48,7 @@ static struct {
 	long mb;
 	const char *patterns;
 	int passes;
+	double seconds;
 	bool cold;
 	bool setup_only;
 } opt = {
@@ -62,6 +67,7 @@ static void usage(FILE *f)
 		"  -s MB        file size (default 128)\n"
 		"  -p LIST      patterns: seq,strideN,rev,rand (default %s)\n"
 		"  -n PASSES    passes per pattern (default 1)\n"
+		"  -t SECONDS   repeat each pattern until it ran SECONDS (at least PASSES)\n"
 		"  -c           drop the file from the page cache before each pass\n"
 		"  -S           setup only: create and cache the file\n", opt.patterns);
 }
@@ -144,19 +150,20 @@ int main(int argc, char **argv)
 	void *p;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((c = getopt(argc, argv, "d:s:p:n:cSh")) != -1) {
+	while ((c = getopt(argc, argv, "d:s:p:n:t:cSh")) != -1) {
 		switch (c) {
 		case 'd': opt.dir = optarg; break;
 		case 's': opt.mb = atol(optarg); break;
 		case 'p': opt.patterns = optarg; break;
 		case 'n': opt.passes = atoi(optarg); break;
+		case 't': opt.seconds = atof(optarg); break;
 		case 'c': opt.cold = true; break;
 		case 'S': opt.setup_only = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind != argc || !opt.dir || opt.mb < 1 || opt.passes < 1) {
+	if (optind != argc || !opt.dir || opt.mb < 1 || opt.passes < 1 || opt.seconds < 0) {
 		usage(stderr);
 		return 2;
 	}
@@ -185,14 +192,16 @@ int main(int argc, char **argv)
 		printf("cached file=%s mb=%ld\n", path, opt.mb);
 		return 0;
 	}
-	printf("config file=%s mb=%ld pages=%zu patterns=%s passes=%d cold=%d\n",
-	       path, opt.mb, np, opt.patterns, opt.passes, opt.cold);
+	printf("config file=%s mb=%ld pages=%zu patterns=%s passes=%d seconds=%g cold=%d\n",
+	       path, opt.mb, np, opt.patterns, opt.passes, opt.seconds, opt.cold);
 
 	list = strdup(opt.patterns);
 	if (!list)
 		return 1;
 	for (pat = strtok_r(list, ",", &save); pat; pat = strtok_r(NULL, ",", &save)) {
-		for (k = 1; k <= opt.passes; k++) {
+		uint64_t pat_end = ft_now_ns() + (uint64_t)(opt.seconds * 1e9);
+
+		for (k = 1; k <= opt.passes || ft_now_ns() < pat_end; k++) {
 			if (opt.cold)
 				posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 			p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
