@@ -32,7 +32,9 @@
  *               --write-symvers FILE
  *
  * LIST names the only vmlinux symbols the module may reach this way: one
- * "name" or "name sympos" per line, '#' starts a comment.  KALLSYMS is a
+ * "name [sympos] [address]" per line, '#' starts a comment; "address" says
+ * the module takes that function's address on purpose and never calls
+ * through it (no IBT warning for it).  KALLSYMS is a
  * copy of the target kernel's /proc/kallsyms.  SYMVERS is the build's
  * Module.symvers (the exported symbols).  --write-symvers writes a symvers
  * file naming every listed symbol, for modpost (KBUILD_EXTRA_SYMBOLS), so
@@ -53,7 +55,8 @@
  *  - drops their (CRC 0) entries from __versions;
  *  - writes OUT next to its final name, re-reads and checks it, renames.
  * It warns when a listed function's address is taken (anything but a
- * direct call): calling through that pointer would hit IBT.
+ * direct call), unless LIST marks it "address": calling through that
+ * pointer would hit IBT.
  *
  * The conversion runs after modpost and the final link (on the .ko) and
  * before signing; a signed module is refused.  Running it on a module that
@@ -268,6 +271,7 @@ struct klp_sym {
 	unsigned long nr_relocs;	/* relocations moved for it */
 	unsigned long nr_left;	/* relocations left in non-ALLOC sections */
 	bool referenced;	/* an undefined symbol of the module */
+	bool address_ok;	/* "address" in LIST: its address is taken on purpose */
 	char *clone;		/* a "name.isra.0"-like kallsyms symbol */
 };
 
@@ -305,6 +309,7 @@ static int read_list(struct klp_list *l, const char *path)
 	while (getline(&line, &cap, f) > 0) {
 		char *save, *name, *pos, *end;
 		unsigned long sympos = 0;
+		bool address_ok = false;
 		struct klp_sym *s;
 
 		lineno++;
@@ -313,16 +318,21 @@ static int read_list(struct klp_list *l, const char *path)
 		if (!name)
 			continue;
 		pos = strtok_r(NULL, " \t\r", &save);
-		if (pos) {
+		if (pos && strcmp(pos, "address")) {
 			errno = 0;
 			sympos = strtoul(pos, &end, 10);
 			if (errno || *end || *pos == '-') {
 				error("%s:%u: bad sympos '%s' for %s", path, lineno, pos, name);
 				continue;
 			}
+			pos = strtok_r(NULL, " \t\r", &save);
 		}
-		if (strtok_r(NULL, " \t\r", &save)) {
-			error("%s:%u: expected 'name [sympos]'", path, lineno);
+		if (pos && !strcmp(pos, "address")) {
+			address_ok = true;
+			pos = strtok_r(NULL, " \t\r", &save);
+		}
+		if (pos) {
+			error("%s:%u: expected 'name [sympos] [address]'", path, lineno);
 			continue;
 		}
 		if (strlen(name) >= KSYM_NAME_LEN || strchr(name, ',')) {
@@ -339,6 +349,7 @@ static int read_list(struct klp_list *l, const char *path)
 		s = &l->syms[l->nr];
 		memset(s, 0, sizeof(*s));
 		s->sympos = sympos;
+		s->address_ok = address_ok;
 		s->line = lineno;
 		l->nr++;
 		if (!htab_add(&l->names, name, (void *)(uintptr_t)l->nr))
@@ -1025,7 +1036,8 @@ static int convert_relocs(struct module *m)
 				      m->path, tsec->name, (unsigned long)r->r_offset, s->name);
 				continue;
 			}
-			if (tolower((unsigned char)s->type) == 't' && type != R_X86_64_PLT32)
+			if (tolower((unsigned char)s->type) == 't' && type != R_X86_64_PLT32 &&
+			    !s->address_ok)
 				warn("%s: %s at %s+0x%lx takes the address of function %s; an indirect call through it faults if its ENDBR is sealed (IBT)",
 				     m->path, reloc_name(type), tsec->name,
 				     (unsigned long)r->r_offset, s->name);

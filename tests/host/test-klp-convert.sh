@@ -241,6 +241,22 @@ printf 'hidden_fn\nhidden_fn\nhidden_var x\n' >"$W/list-bad"
 convert "$IN" "$W/x.ko" "$W/list-bad"
 refused "malformed list (duplicate entry, bad sympos) is refused" "hidden_fn is already listed on line 1"
 
+printf 'hidden_fn 0 address extra\nhidden_var address 1\n' >"$W/list-bad2"
+convert "$IN" "$W/x.ko" "$W/list-bad2"
+refused "list: a token after 'address', or sympos after it, is refused" "expected 'name \[sympos\] \[address\]'"
+
+# "address": the address is taken on purpose, no IBT warning for it
+sed 's/^hidden_fn$/hidden_fn address/' "$LIST" >"$W/list-addr"
+convert "$IN" "$W/addr.ko" "$W/list-addr"
+expect "list: 'address' converts as before" "exit $rc: $(head -c 300 "$W/err" | tr '\n' '|')" \
+	[ "$rc" -eq 0 ]
+expect "list: 'address' silences the IBT warning for it" "$(tr '\n' '|' <"$W/err")" \
+	bash -c "! grep -q 'takes the address of function hidden_fn' '$W/err'"
+"$DUMP" "$W/addr.ko" | grep -v '^file' >"$W/addr.dump"
+"$DUMP" "$OUT" | grep -v '^file' >"$W/out.dump2"
+expect "list: 'address' changes nothing in the converted module" "$(diff "$W/out.dump2" "$W/addr.dump" | head -5 | tr '\n' '|')" \
+	cmp -s "$W/out.dump2" "$W/addr.dump"
+
 printf 'hidden_var\n' >"$W/list-var"
 convert "$W/t-jump.o" "$W/x.ko" "$W/list-var"
 refused "listed symbol referenced from __jump_table is refused" "hidden_var is referenced from __jump_table+0x8"
