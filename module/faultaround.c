@@ -195,7 +195,7 @@ static inline bool ft_fa_same_fault(const struct ft_fa_pcpu *c,
 	       c->nflt == nflt && c->file == file;
 }
 
-/* Slot of @addr in its page table, and that table's first PTE. */
+/* Slot of @addr in its page table. */
 static inline unsigned int ft_fa_slot(unsigned long addr)
 {
 	return (addr >> PAGE_SHIFT) & (PTRS_PER_PTE - 1);
@@ -315,12 +315,14 @@ void foliotune_set_pte_range(struct vm_fault *vmf, struct folio *folio,
 	/* foliotune: the modes, read once, who called, and this CPU's record */
 	const int mkold = READ_ONCE(foliotune_fa_mkold);
 	const bool around = !write && !vmf->page;
-	struct ft_fa_pcpu *c = this_cpu_ptr(&ft_fa_pcpu);
-	unsigned long nflt = current->min_flt + current->maj_flt;
+	struct ft_fa_pcpu *c = NULL;
+	unsigned long nflt = 0;
 	bool new_fault = false, sample = false;
 
-	/* foliotune: the auto mode's usefulness sample (see the top) */
+	/* foliotune: this CPU's record; the auto mode's sample (see the top) */
 	if (!write) {
+		c = this_cpu_ptr(&ft_fa_pcpu);
+		nflt = current->min_flt + current->maj_flt;
 		new_fault = !ft_fa_same_fault(c, vmf, vma->vm_file, nflt);
 		if (around && READ_ONCE(foliotune_fa_sampling)) {
 			if (new_fault)
