@@ -59,7 +59,15 @@ if [ "${1:-}" = --dir ]; then
 	echo "$dir"
 	exit 0
 fi
+# The headers of an O= build are split: generated ones in obj/ (the
+# modules' "build" link), the rest in the source tree.  Like Debian's
+# /lib/modules/REL, give the guest a "source" link too: bpftrace (no BTF
+# here) finds include/linux/kconfig.h through it.
+source_link() {
+	ln -sfn "$ksrc" "$dir/modroot/lib/modules/$(cat "$dir/release")/source"
+}
 if [ -f "$dir/done" ]; then
+	source_link || die "cannot link the source tree into $dir/modroot"
 	echo "debug-kernel: cached: $dir ($(cat "$dir/release"), built in $(cat "$dir/build-time"))"
 	exit 0
 fi
@@ -126,6 +134,7 @@ end=$(date +%s)
 rel=$(cat "$obj/include/config/kernel.release")
 cp "$obj/arch/x86/boot/bzImage" "$dir/vmlinuz"
 echo "$rel" > "$dir/release"
+source_link || die "cannot link the source tree into $dir/modroot"
 sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$obj/include/generated/utsversion.h" > "$dir/version"
 secs=$((end - start))
 printf '%dm%02ds (make -j%s, nice 19, %s%s)\n' $((secs / 60)) $((secs % 60)) "$jobs" "$(date -u +%F)" "$resumed" > "$dir/build-time"
