@@ -12,7 +12,7 @@
 #      DEMO_REPS runs of DEMO_SECONDS each, every run `foliotune record`ed
 #   3. a short app-launch run (ft_applaunch, the 2016 fault-around thread's
 #      workload, in a memcg under pressure with zram swap) for stock 64K,
-#      fault_around_mkold=2 and 4K
+#      fault_around_mkold=2, 4K and the auto mode
 #   4. the tables: loops/s per rep with ratios, `foliotune compare` of the
 #      counters, launch latency per configuration
 # Environment: DEMO_REPS (5), DEMO_SECONDS (5), DEMO_APPS (8),
@@ -65,7 +65,8 @@ if [ "${DEMO_FA:-1}" = 1 ]; then
 	# name|knob settings for `foliotune record -s`
 	fa_configs=("stock|-s fault_around_bytes=64K -s fault_around_mkold=0"
 		"mkold2|-s fault_around_bytes=64K -s fault_around_mkold=2"
-		"fa4k|-s fault_around_bytes=4K -s fault_around_mkold=0")
+		"fa4k|-s fault_around_bytes=4K -s fault_around_mkold=0"
+		"auto|-s fault_around_bytes=64K -s fault_around_mkold=0 -s fault_around_auto=1")
 	for c in "${fa_configs[@]}"; do
 		name=${c%%|*}; sets=${c#*|}
 		step "fault-around $name ($sets): ft_applaunch run, $apps apps x 2 rounds in a ${limit} MiB memcg"
@@ -116,7 +117,8 @@ if [ ${#fa_configs[@]} -gt 0 ]; then
 				printf "    %-7s %14s %14s %9s %9s %16s %16s\n", n, avg, max, maj, mi, pm, po
 			}' "$out/fa-$name.out"
 	done
-	echo "    (stock: 64K window, pre-mapped PTEs young; mkold2: 64K, only the faulting PTE young; fa4k: no fault-around)"
+	echo "    (stock: 64K window, pre-mapped PTEs young; mkold2: 64K, only the faulting PTE young; fa4k: no fault-around;"
+	echo "     auto: fault_around_auto=1 from 64K, 1 s period)"
 fi
 echo
 step "done: records and outputs in $out"
