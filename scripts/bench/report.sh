@@ -281,6 +281,7 @@ END {
 		pr = P_n ? fmt(P_min) ".." fmt(P_max) " (" P_n ")" : "-"
 		hib = (metric[b] == "loops/s")
 		sp = hib ? r : 1 / r
+		spd[b] = sp
 		target = "-"; verdict = "-"
 		# thr: threshold on the batched/stock ratio (the per-rep range straddling it is flagged)
 		thr = ""
@@ -311,8 +312,8 @@ END {
 			print ""
 			print "nomod: module unloaded (livepatch disabled, rmmod) for the run, reloaded after; modstock: loaded, unmap_batch=0. " \
 				"ratio = median(modstock) / median(nomod); target: within 1% (towards slower). " \
-				"The loaded module costs: the livepatch redirection of try_to_unmap_one, its counters" \
-				(meta["kprobes_with_module"] ~ /[a-z]/ ? ", and the kprobes registered while it was loaded: `" meta["kprobes_with_module"] "`" : "") "."
+				"The loaded module costs: the livepatch redirection of try_to_unmap_one and set_pte_range, their counters" \
+				(meta["kprobes_with_module"] ~ /[a-z]/ ? "; kprobes registered while it was loaded (armed unless [DISABLED]; every run here sets reclaim_probes=0): `" meta["kprobes_with_module"] "`" : "") "."
 			print ""
 			print "| benchmark | metric | nomod median | modstock median | ratio | per-rep | verdict |"
 			print "|---|---|---:|---:|---:|---|---|"
@@ -386,6 +387,45 @@ END {
 		}
 	}
 	if (!hdr && meta["trace_error"] != "") { print ""; print "No bpftrace data: " meta["trace_error"] }
+
+	# ---- what the time inside try_to_unmap_one allows (Amdahl) ----
+	hdr = 0
+	cpus = (meta["guest_cpus"] != "") ? meta["guest_cpus"] : 1
+	for (i = 1; i <= nb; i++) {
+		b = order[i]
+		if (!(b in hastrace)) continue
+		sn = 0; bn = 0
+		for (o = 0; o <= 15; o++) { sn += bt[b, "stock", o, "ns"]; bn += bt[b, "batched", o, "ns"] }
+		# the time the metric of the benchmark is made of, in the stock trace runs:
+		# all vCPUs for the whole run (loops/s), the memory.reclaim write of
+		# the one reclaiming thread (reclaim s)
+		tb = 0
+		for (k = 1; k <= ntag[b, "trace-stock"]; k++) {
+			t = tag[b, "trace-stock", k]
+			if (metric[b] == "loops/s") tb += val[b, "trace-stock", t, "wall"] * cpus
+			else tb += val[b, "trace-stock", t, "metric"]
+		}
+		if (sn == 0 || bn == 0 || tb == 0) continue
+		if (!hdr) {
+			print ""
+			print "## What batching can gain here: time inside try_to_unmap_one " TCG
+			print ""
+			print "share = time the stock trace runs spent inside try_to_unmap_one (table above) / the time the metric is made of " \
+				"(loops/s: run wall time x " cpus " vCPUs; reclaim s: the memory.reclaim write; above 100% when other tasks, e.g. " \
+				"kswapd, unmapped too). batched/stock = the same time in the batched trace runs over that of the stock ones. bound = 1 / (1 - share " \
+				"x (1 - batched/stock)): the speedup if nothing but try_to_unmap_one got faster. Both figures include the cost of the bpftrace probes, " \
+				"which inflates the share a little."
+			print ""
+			print "| benchmark | metric | share in try_to_unmap_one (stock) | batched/stock time in it | bound on the speedup | measured speedup (timed runs) |"
+			print "|---|---|---:|---:|---:|---:|"
+			hdr = 1
+		}
+		sh = sn / (tb * 1e9); rr = bn / sn
+		gain = sh * (1 - rr)
+		bound = (gain < 1) ? sprintf("%.2fx", 1 / (1 - gain)) : "-"
+		print "| " b " | " metric[b] " | " sprintf("%.1f%%", 100 * sh) " | " sprintf("%.3f", rr) " | " bound " | " \
+			((b in spd) ? sprintf("%.2fx", spd[b]) : "-") " |"
+	}
 
 	# ---- commands ----
 	print ""
