@@ -114,7 +114,22 @@ if [ ${#unmap_outs[@]} -gt 0 ]; then
 	for f in "${unmap_outs[@]}"; do
 		b=$(basename "$f" .out); IFS=. read -r s c t <<< "$b"
 		awk -v k="$s.$c.$t" '$1 == "loops_per_sec" || $1 == "reclaim_seconds" { print k, $1, $2 }' "$f"
-	done > "$out/unmap-runs.txt"
+	done > "$out/unmap-runs.txt.all"
+	# leave out a run 4x off the median of its benchmark and configuration
+	# (a stalled run; report.sh warns about the same runs)
+	awk '{ split($1, p, "."); g = p[1] "." p[2]; n[g]++; v[g, n[g]] = $3; line[NR] = $0; grp[NR] = g; x[NR] = $3 }
+	END {
+		for (g in n) { m = n[g]; for (i = 1; i <= m; i++) y[i] = v[g, i]
+			for (i = 2; i <= m; i++) { t = y[i]; j = i - 1; while (j >= 1 && y[j] > t) { y[j + 1] = y[j]; j-- } y[j + 1] = t }
+			med[g] = (m % 2) ? y[(m + 1) / 2] : (y[m / 2] + y[m / 2 + 1]) / 2 }
+		for (r = 1; r <= NR; r++) {
+			g = grp[r]
+			if (n[g] >= 3 && med[g] > 0 && (x[r] < med[g] / 4 || x[r] > med[g] * 4))
+				printf "plot.sh: left out %s (%s against a median of %s)\n", line[r], x[r], med[g] > "/dev/stderr"
+			else print line[r]
+		}
+	}' "$out/unmap-runs.txt.all" > "$out/unmap-runs.txt"
+	rm -f "$out/unmap-runs.txt.all"
 	# one row per benchmark: name, stock n/min/med/max, batched n/min/med/max
 	for c in stock batched; do
 		awk -v c=$c '{ split($1, p, "."); if (p[2] == c && $2 == "reclaim_seconds") print p[1], $3 }' \

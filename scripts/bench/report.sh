@@ -215,6 +215,20 @@ END {
 				if (c == "nomod" && val[b, c, t, "module"] == "loaded") warn(b ".nomod." t ": the module was loaded")
 			}
 		}
+		# a run far off the others of its configuration stalled (or raced
+		# ahead): it is kept in the medians, which it barely moves, and named
+		for (j = 1; j <= 4; j++) {
+			c = cl[j]; stats(b, c)
+			if (S_n < 3 || S_med <= 0) continue
+			for (k = 1; k <= ntag[b, c]; k++) {
+				t = tag[b, c, k]
+				if (!((b, c, t, "metric") in val)) continue
+				x = val[b, c, t, "metric"]
+				if (x < S_med / 4 || x > S_med * 4)
+					warn(b "." c "." t ": " metric[b] " " x " against a median of " S_med " over " S_n " runs: an outlier " \
+						"(host stall?); per-rep ranges that include it mean nothing")
+			}
+		}
 		if (ntag[b, "batched"] == 0) continue
 		bat = csum(b, "batched", "unmap_batches"); calls = csum(b, "batched", "unmap_calls")
 		e = expect[b]
