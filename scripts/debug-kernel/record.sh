@@ -13,10 +13,12 @@ mkdir -p "$logs"
 out=$logs/run.out
 t0=$(date +%s)
 start=$(date -u '+%F %H:%M')
+# the tree the run tests is the one it starts from (commits made while it
+# runs are not in it)
+commit=$(git -C "$repo" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 "$@" 2>&1 | tee "$out"
 rc=${PIPESTATUS[0]}
 secs=$(( $(date +%s) - t0 ))
-commit=$(git -C "$repo" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 counts=$(grep -m1 -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$out" || echo "no totals")
 # A partial run says so: only a run of every suite is a full debug run.
 [ -n "${FT_GUEST_SUITES:-}" ] && counts="$counts (only: $FT_GUEST_SUITES)"
