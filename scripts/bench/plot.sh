@@ -218,46 +218,42 @@ if [ ${#fa_outs[@]} -gt 0 ]; then
 	scens=$(for s in launch-zram launch-noswap launch-zram-classic launch-noswap-classic \
 		$(cut -d' ' -f1 "$out/.fa.txt" | cut -d. -f1); do echo "$s"; done |
 		awk '!s[$0]++' | while read -r s; do grep -q "^$s\." "$out/.fa.txt" && echo "$s"; done | grep '^launch-')
-	if [ -n "$scens" ]; then
+	# fa_clusters NAME KEYPREFIX WHAT TITLE YLABEL GROUP...: one cluster of
+	# bars (a bar per configuration) per GROUP, from the .fa.txt rows
+	# KEYPREFIX GROUP.CONFIG; WHAT names the values in the .dat header.
+	fa_clusters() {
+		local name=$1 prefix=$2 what=$3 title=$4 ylabel=$5 g c row cmd=plot i=0
+		shift 5
 		{
-			echo "# scenario, then per configuration ($(echo $confs)): median min max of the per-run average launch ms"
-			for s in $scens; do
-				printf '"%s"' "$s"
+			echo "# group, then per configuration ($(echo $confs)): median min max of $what"
+			for g in "$@"; do
+				printf '"%s"' "$g"
 				for c in $confs; do
-					row=$(grep "^$s\.$c " "$out/.fa.txt") && echo "$row" | awk '{ printf " %s %s %s", $4, $3, $5 }' || printf ' - - -'
+					row=$(grep "^$prefix$g\.$c " "$out/.fa.txt") && echo "$row" | awk '{ printf " %s %s %s", $4, $3, $5 }' || printf ' - - -'
 				done
 				echo
 			done
-		} > "$out/fa-launch.dat"
-		cmd="plot" i=0
+		} > "$out/$name.dat"
 		for c in $confs; do
-			cmd="$cmd '$out/fa-launch.dat' using $((2 + 3 * i)):$((3 + 3 * i)):$((4 + 3 * i))$([ $i = 0 ] && echo ':xtic(1)') title '$c',"
+			cmd="$cmd '$out/$name.dat' using $((2 + 3 * i)):$((3 + 3 * i)):$((4 + 3 * i))$([ $i = 0 ] && echo ':xtic(1)') title '$c',"
 			i=$((i + 1))
 		done
-		plot fa-launch "app launch latency by fault-around configuration (median, min..max over reps)" \
-			"average launch ms (lower is better)" 0 "set datafile missing '-'; ${cmd%,}"
+		plot "$name" "$title" "$ylabel" 0 "set datafile missing '-'; ${cmd%,}"
+	}
+	if [ -n "$scens" ]; then
+		# shellcheck disable=SC2086
+		fa_clusters fa-launch "" "the per-run average launch ms" \
+			"app launch latency by fault-around configuration (median, min..max over reps)" \
+			"average launch ms (lower is better)" $scens
 	else
 		echo "plot.sh: no launch-* runs: no fa-launch"
 	fi
 	pats=$(cut -d' ' -f1 "$out/.fa.txt" | sed -n 's|^seqread/\([^.]*\)\..*|\1|p' | awk '!s[$0]++')
 	if [ -n "$pats" ]; then
-		{
-			echo "# pattern, then per configuration ($(echo $confs)): median min max of ns per touched page"
-			for p in $pats; do
-				printf '"%s"' "$p"
-				for c in $confs; do
-					row=$(grep "^seqread/$p\.$c " "$out/.fa.txt") && echo "$row" | awk '{ printf " %s %s %s", $4, $3, $5 }' || printf ' - - -'
-				done
-				echo
-			done
-		} > "$out/fa-seqread.dat"
-		cmd="plot" i=0
-		for c in $confs; do
-			cmd="$cmd '$out/fa-seqread.dat' using $((2 + 3 * i)):$((3 + 3 * i)):$((4 + 3 * i))$([ $i = 0 ] && echo ':xtic(1)') title '$c',"
-			i=$((i + 1))
-		done
-		plot fa-seqread "ft_seqread (sequential/strided readers, no memory pressure) by fault-around configuration" \
-			"ns per touched page (lower is better)" 0 "set datafile missing '-'; ${cmd%,}"
+		# shellcheck disable=SC2086
+		fa_clusters fa-seqread seqread/ "ns per touched page" \
+			"ft_seqread (sequential/strided readers, no memory pressure) by fault-around configuration" \
+			"ns per touched page (lower is better)" $pats
 	fi
 	rm -f "$out/.fa.txt"
 else
