@@ -134,7 +134,7 @@ kind == "out" {
 		val[S, C, T, "p:" pt ":majflt"] += kv($0, "majflt")
 		val[S, C, T, "p:" pt ":ms"] += kv($0, "ms")
 		val[S, C, T, "p:" pt ":touched"] += kv($0, "touched")
-		# the pattern's metric: time per touched page over all its passes
+		# the metric of a pattern: time per touched page over all its passes
 		val[S, C, T, "p:" pt ":nspp"] = val[S, C, T, "p:" pt ":ms"] * 1e6 / val[S, C, T, "p:" pt ":touched"]
 		isseq[S] = 1
 	} else if ($1 == "total") {
@@ -355,7 +355,7 @@ END {
 		print sdesc[s] ": the file is read into the page cache with read(2) first, then per pattern passes of mmap + touch + munmap " \
 			(meta["seq_seconds"] + 0 > 0 ? "for " meta["seq_seconds"] " s (at least " meta["seq_passes"] " passes), so that a tuner with a period of a second acts and its steady state counts" : meta["seq_passes"] " times") ". " \
 			"Per run, minor faults (getrusage), touched pages and time of the touch loops summed over the passes of a pattern; " \
-			"the metric is ns per touched page over the whole pattern run (the auto modes' first periods, at the window they started from, included): min / median / max over the reps."
+			"the metric is ns per touched page over the whole pattern run (the first periods of the auto modes, at the window they started from, included): min / median / max over the reps."
 		print ""
 		print "| pattern | config | n | touched pages (med) | minflt (med) | minflt per touched page | ns per page (min / med / max) | ns per page vs stock |"
 		print "|---|---|---:|---:|---:|---:|---|---:|---:|"
