@@ -317,7 +317,7 @@ void foliotune_set_pte_range(struct vm_fault *vmf, struct folio *folio,
 	const bool around = !write && !vmf->page;
 	struct ft_fa_pcpu *c = NULL;
 	unsigned long nflt = 0;
-	bool new_fault = false, sample = false;
+	bool new_fault = false, sample = false, old_run;
 
 	/* foliotune: this CPU's record; the auto mode's sample (see the top) */
 	if (!write) {
@@ -330,6 +330,8 @@ void foliotune_set_pte_range(struct vm_fault *vmf, struct folio *folio,
 			sample = c->sampling && prefault;
 		}
 	}
+	/* foliotune: mapped old here (see below), also counted so */
+	old_run = prefault && (mkold || sample);
 
 	flush_icache_pages(vma, page, nr);
 	entry = mk_pte(page, vma->vm_page_prot);
@@ -343,7 +345,7 @@ void foliotune_set_pte_range(struct vm_fault *vmf, struct folio *folio,
 	 * faulting address is old (x86's vm_page_prot has _PAGE_ACCESSED, and
 	 * pte_sw_mkyoung() above is the identity).  So is a sampled one.
 	 */
-	if (prefault && (mkold || sample))
+	if (old_run)
 		entry = pte_mkold(entry);
 
 	if (write)
@@ -392,7 +394,7 @@ void foliotune_set_pte_range(struct vm_fault *vmf, struct folio *folio,
 		ft_fa_sample_add(c, vmf, addr, nr);
 	if (!write)
 		ft_fa_account(c, vmf, addr, nr, around, prefault,
-			      mkold == 2 || (prefault && (mkold || sample)),
+			      mkold == 2 || old_run,
 			      new_fault, nflt);
 }
 
