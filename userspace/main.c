@@ -14,6 +14,8 @@ struct ft_command {
 	int (*fn)(int argc, char **argv);
 };
 
+static int ft_cmd_help(int argc, char **argv);
+
 static const struct ft_command ft_commands[] = {
 	{ "status", ft_cmd_status },
 	{ "load", ft_cmd_load },
@@ -23,19 +25,24 @@ static const struct ft_command ft_commands[] = {
 	{ "stat", ft_cmd_stat },
 	{ "record", ft_cmd_record },
 	{ "compare", ft_cmd_compare },
+	{ "help", ft_cmd_help },
 };
 
-static void ft_version(void)
+/* help [COMMAND]: the global usage, or one command's */
+static int ft_cmd_help(int argc, char **argv)
 {
-	if (ft_json) {
-		jsonw_start_object(ft_jw);
-		jsonw_string_field(ft_jw, "version", FOLIOTUNE_VERSION);
-		jsonw_string_field(ft_jw, "kernel", FOLIOTUNE_KVER);
-		jsonw_end_object(ft_jw);
-	} else {
-		printf("%s %s (built for kernel %s)\n", FOLIOTUNE_NAME,
-		       FOLIOTUNE_VERSION, FOLIOTUNE_KVER);
+	ft_set_json(false);
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		argv[1] = "help";
+	if (argc > 2)
+		return ft_usage_error(EINVAL, "help: expected at most one COMMAND");
+	if (argc < 2) {
+		ft_usage(stdout);
+		return FT_EXIT_OK;
 	}
+	if (ft_command_usage(argv[1], stdout))
+		return ft_usage_error(EINVAL, "help: unknown command '%s'", argv[1]);
+	return FT_EXIT_OK;
 }
 
 /* -j before "--" anywhere: JSON for option errors too */
@@ -63,10 +70,10 @@ int main(int argc, char **argv)
 
 	opterr = 0;
 	ft_prescan_json(argc, argv);
-	while ((c = getopt_long(argc, argv, "+:jh", ft_global_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:jhV", ft_global_opts, NULL)) != -1) {
 		if (c == 'V') {
 			ft_set_json(ft_json_requested);
-			ft_version();
+			ft_print_version();
 			ret = FT_EXIT_OK;
 			goto out;
 		}
