@@ -375,7 +375,7 @@ END {
 		}
 	}
 
-	# ---- the targets of issue #6 ----
+	# ---- the targets: auto vs the best static setting, mkold under pressure ----
 	# (1) auto within 5% of the best static setting on each workload
 	# (launch: median avg launch ms; seqread: median ns per touched page);
 	# (2) the mkold direction of Kirill Shutemov'"'"'s table: fewer major
