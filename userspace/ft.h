@@ -39,6 +39,7 @@
 extern bool ft_json;			/* -j/--json */
 extern json_writer_t *ft_jw;		/* valid when ft_json */
 extern const char *ft_prog;
+extern const char *ft_cmd_name;		/* the command running, or NULL */
 
 void ft_set_json(bool on);
 /* Report an error (text on stderr, or a JSON object on stdout); returns code. */

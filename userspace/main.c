@@ -95,6 +95,7 @@ int main(int argc, char **argv)
 			char **sub_argv = argv + optind;
 
 			optind = 0;	/* reinitialise getopt for the command */
+			ft_cmd_name = ft_commands[i].name;
 			ret = ft_commands[i].fn(sub_argc, sub_argv);
 			goto out;
 		}
