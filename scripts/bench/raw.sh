@@ -5,7 +5,8 @@
 # turns raw/ into one archive), and both scripts read either.
 #
 # bench_raw DIR: set BENCH_RAW to DIR/raw, or to DIR/raw.tar.xz unpacked in a
-# temporary directory that is removed when the script exits.  Fails (1) when
+# temporary directory that is removed when the script exits (an EXIT trap:
+# the scripts that source this file set none of their own).  Fails (1) when
 # DIR has neither.
 bench_raw_tmp=""
 bench_raw() {
