@@ -31,17 +31,19 @@ static const struct ft_command ft_commands[] = {
 /* help [COMMAND]: the global usage, or one command's */
 static int ft_cmd_help(int argc, char **argv)
 {
+	const char *cmd = argc == 2 ? argv[1] : NULL;
+
 	ft_set_json(false);
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-		argv[1] = "help";
 	if (argc > 2)
 		return ft_usage_error(EINVAL, "help: expected at most one COMMAND");
-	if (argc < 2) {
+	if (!cmd) {
 		ft_usage(stdout);
 		return FT_EXIT_OK;
 	}
-	if (ft_command_usage(argv[1], stdout))
-		return ft_usage_error(EINVAL, "help: unknown command '%s'", argv[1]);
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
+		cmd = "help";
+	if (ft_command_usage(cmd, stdout))
+		return ft_usage_error(EINVAL, "help: unknown command '%s'", cmd);
 	return FT_EXIT_OK;
 }
 
