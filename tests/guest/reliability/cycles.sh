@@ -62,7 +62,7 @@ if ft_load; then
 	ft_counters_snapshot "$w/c0"
 	knob_flipper_start "$w/flips"
 	"$FT_REPO/tests/progs/ft_integrity" -d "$xfs" -b /sys/block/vda/queue/read_ahead_kb \
-		-s 8 -r memcg,pageout -T 240 "${case_args[@]}" > "$w/integ" 2>&1
+		-s 8 -r memcg,pageout -T 240 -U flip "${case_args[@]}" > "$w/integ" 2>&1
 	rc=$?
 	knob_flipper_stop
 	sed -n -e 's|^ok - |ok - cycles: flip-all/|p' -e 's|^not ok - |not ok - cycles: flip-all/|p' "$w/integ"

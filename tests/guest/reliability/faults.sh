@@ -56,7 +56,7 @@ if [ "$nomod" = 0 ]; then
 	knob_flipper_start "$w/flips" $FT_REL_FLIP_SAFE
 	t0=$(date +%s)
 	"$FT_REPO/tests/progs/ft_integrity" -d "$xfs" -b /sys/block/vda/queue/read_ahead_kb \
-		-s 8 -r memcg,pageout -T 240 "${case_args[@]}" > "$w/integ" 2>&1
+		-s 8 -r memcg,pageout -T 240 -U flip "${case_args[@]}" > "$w/integ" 2>&1
 	rc=$?
 	knob_flipper_stop
 	sed -n -e 's|^ok - |ok - faults: flip-random/|p' -e 's|^not ok - |not ok - faults: flip-random/|p' "$w/integ"
