@@ -3,7 +3,8 @@
 # tests/lib.sh - helpers shared by foliotune's test scripts (host and guest).
 # Modelled on tools/testing/selftests/livepatch/functions.sh.
 #
-# Result lines are TAP without numbers; tests/run.sh numbers and counts them:
+# Result lines are TAP without numbers; tests/run.sh numbers and counts them
+# (each guest script states its plan first: see tests/guest/suite.sh):
 #   ok - NAME
 #   not ok - NAME # REASON
 #   ok - NAME # SKIP hw: REASON      (only for hardware these machines lack)
@@ -13,6 +14,9 @@ FT_KO=${FT_KO:-$FT_REPO/module/foliotune.ko}
 FT_DEBUGFS=/sys/kernel/debug/foliotune
 FT_LIVEPATCH=/sys/kernel/livepatch/foliotune
 FT_XFS=${FT_XFS:-/mnt/ft-xfs}
+
+# plan N: the TAP plan, printed before the first result (tests/guest/suite.sh).
+plan() { echo "1..$1"; }
 
 ok() { echo "ok - $*"; }
 not_ok() { local name=$1; shift; echo "not ok - $name # $*"; }
