@@ -27,6 +27,26 @@ check() {
 	if "$@"; then ok "$name"; else not_ok "$name" "failed: $*"; fi
 }
 
+# refused NAME REGEX CMD...: CMD fails and its output says why (REGEX,
+# extended).  A command that fails for another reason (a missing tool, a
+# wrong path) is not the refusal under test: that is "not ok" too.
+refused() {
+	local name=$1 re=$2 out rc; shift 2
+	out=$("$@" 2>&1); rc=$?
+	if [ "$rc" = 0 ]; then
+		not_ok "$name" "succeeded: $(head -c 200 <<<"$out" | tr '\n' '|')"
+	elif grep -qE "$re" <<<"$out"; then
+		ok "$name"
+	else
+		not_ok "$name" "failed (exit $rc), but not with '$re': $(head -c 200 <<<"$out" | tr '\n' '|')"
+	fi
+}
+
+# as_nobody CMD...: CMD as uid/gid 65534.  Tests that use it first check
+# that it works (check_nobody), so a refusal below is the kernel's.
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+check_nobody() { check_eq "$1: setpriv runs commands as uid 65534 (control)" 65534 "$(as_nobody id -u 2>&1)"; }
+
 # check_eq NAME EXPECTED ACTUAL
 check_eq() {
 	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "expected '$2', got '$3'"; fi

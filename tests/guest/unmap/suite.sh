@@ -15,7 +15,7 @@ ft_load && load_ok=1
 plan $(( 3 + $(bash "$run" -P) ))
 check "unmap suite: zram swap" test "$zram_ok" = 1
 check "unmap suite: load foliotune" test "$load_ok" = 1
-bash "$run" | sed 's/^1\.\./# run.sh plans /'
+bash "$run" | sed -u "s/^1\.\./# run.sh plans /"
 rc=${PIPESTATUS[0]}
 [ "$rc" = 0 ] || not_ok "unmap suite: run.sh exit status $rc"
 check "unmap suite: unload foliotune" ft_unload
