@@ -5,6 +5,7 @@
 # paths (exit 1 = usage, 2 = runtime), load/unload idempotence, unload while
 # a workload runs, record + compare round trip.
 . "$(dirname "$0")/../lib.sh"
+plan 41
 ft=$FT_REPO/userspace/foliotune
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT

@@ -4,6 +4,7 @@
 # Knobs: root only, strict input.  Every bad write fails with an errno and
 # leaves the value unchanged; good writes take effect and read back.
 . "$(dirname "$0")/../lib.sh"
+plan 47
 
 ft_unload
 ft_load || { not_ok "knobs: load" "insmod failed"; exit 0; }

@@ -3,6 +3,7 @@
 #
 # Load/unload cycles, debugfs layout and permissions, clean unload.
 . "$(dirname "$0")/../lib.sh"
+plan $((13 + 2 * $(ft_nr_debugfs_files)))	# 2 lines per debugfs file
 
 ft_unload
 mark=$(dmesg_mark)

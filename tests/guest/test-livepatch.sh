@@ -5,6 +5,7 @@
 # patch exactly the functions it names, load with no kernel message beyond
 # the expected taints and livepatch transitions, and disable and unload.
 . "$(dirname "$0")/../lib.sh"
+plan 14
 
 ft_unload
 check_eq "livepatch: modinfo livepatch=Y" Y "$(modinfo -F livepatch "$FT_KO")"
