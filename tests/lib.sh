@@ -18,6 +18,8 @@ FT_XFS=${FT_XFS:-/mnt/ft-xfs}
 # plan N: the TAP plan, printed before the first result (tests/guest/suite.sh).
 plan() { echo "1..$1"; }
 
+. "$FT_REPO/tests/plan.sh"
+
 # For the plans of scripts that check every debugfs file: the knobs and the
 # read-only files include/foliotune.h names.
 ft_nr_knobs() { grep -cE '^[[:space:]]*X\([a-z0-9_]+, (BOOL|BYTES|ENUM|UINT),' "$FT_REPO/include/foliotune.h"; }

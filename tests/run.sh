@@ -56,18 +56,12 @@ done
 has_stage() { [[ $stages == *" $1 "* ]]; }
 stage_start() { stage=$1; stage_t0=$(date +%s); echo "== stage $stage"; }
 stage_end() { echo "== stage $stage took $(( $(date +%s) - stage_t0 )) s" | tee -a "$logs/timings.txt"; }
+. tests/plan.sh
 emit() { tee -a "$all" | grep -E '^(not )?ok - ' ; }
 # Plans of the stages, as "# run plan: WHAT N" lines in $all, summed at the
 # end ("# plan: " lines are the scripts' own, inside a boot).
 plan_of() { echo "# run plan: $1 $2" >> "$all"; }
 count_results() { grep -cE '^(not )?ok - ' "$@" | tr -d ' '; }
-
-# boot_plan RESULTS: the lines a boot's results.tap must hold, from the
-# plans it states (see tests/guest/suite.sh): each script's plan plus its
-# summary line, and the suite's own line.
-boot_plan() {
-	awk '/^# scripts: / { n += NF - 2 } /^# plan: / { n += $4 } END { print n + 0 }' "$1"
-}
 
 # guest_suite NAME VMRUN-OPTIONS... -- SUITE-ARGS...: one boot of the test box.
 guest_suite() {

@@ -44,20 +44,6 @@ else
 	echo "not ok - suite: scratch xfs # no /dev/vda or mount failed" >> "$results"
 fi
 
-# plan_filter NAME SIDEFILE: passes a script's output through, turns its
-# plan line into "# plan: NAME N", and writes "PLANNED COUNTED" to SIDEFILE
-# (PLANNED -1: no plan line before the first result).
-plan_filter() {
-	awk -v name="$1" -v side="$2" '
-		/^1\.\.[0-9]+$/ && plan == "" && n == 0 {
-			plan = substr($0, 4); print "# plan: " name " " plan; fflush(); next
-		}
-		/^1\.\.[0-9]+$/ { print "# " name ": a second plan line: " $0; fflush(); extra = 1; next }
-		/^(not )?ok - / { n++ }
-		{ print; fflush() }
-		END { print (plan == "" || extra ? -1 : plan), n > side }'
-}
-
 for i in "${!tests[@]}"; do
 	t=${tests[$i]} name=${names[$i]}
 	start=$(date +%s.%N)
@@ -67,15 +53,7 @@ for i in "${!tests[@]}"; do
 	rc=${PIPESTATUS[0]}
 	read -r planned counted < "$side"
 	rm -f "$side"
-	if [ "${planned:--1}" -lt 0 ]; then
-		echo "not ok - $name # no single plan line 1..N before its first result ($counted results, exit $rc)"
-	elif [ "$counted" != "$planned" ]; then
-		echo "not ok - $name # $counted results, planned $planned (exit $rc)"
-	elif [ "$rc" != 0 ]; then
-		echo "not ok - $name # script exit status $rc"
-	else
-		echo "ok - $name: $counted results as planned, exit 0"
-	fi | tee -a "$results"
+	plan_verdict "$name" "$planned" "$counted" "$rc" | tee -a "$results"
 	printf '# %s took %.1f s\n' "$name" "$(echo "$(date +%s.%N) - $start" | bc)" | tee -a "$results"
 	ft_unload >/dev/null 2>&1
 done
