@@ -1048,7 +1048,7 @@ static int premise_check(struct ctx *c, long before, long after, long pmd_kb, lo
 	ptes = d[FT_unmap_batched_ptes] + d[FT_unmap_single_ptes];
 	fmt_moved(moved, sizeof(moved), d, ~(CBIT(loads) | CBIT(unmap_calls)) &
 		  ((CBIT(unmap_restored_ptes) << 1) - 1));
-	tap_diag("foliotune (unmap_batch %s): unmap_calls %+lld; %s", mode_name[opt.mode],
+	tap_diag("foliotune counters (expecting unmap_batch %s): unmap_calls %+lld; %s", mode_name[opt.mode],
 		 d[FT_unmap_calls], moved);
 
 	if (d[FT_unmap_calls] <= 0)
