@@ -10,14 +10,25 @@
 # (PLANNED -1: no single plan line before the first result).  For
 # tests/guest/suite.sh, which describes the convention.
 plan_filter() {
-	awk -v name="$1" -v side="$2" '
-		/^1\.\.[0-9]+$/ && plan == "" && n == 0 {
-			plan = substr($0, 4); print "# plan: " name " " plan; fflush(); next
-		}
-		/^1\.\.[0-9]+$/ { print "# " name ": a second plan line: " $0; fflush(); extra = 1; next }
-		/^(not )?ok - / { n++ }
-		{ print; fflush() }
-		END { print (plan == "" || extra ? -1 : plan), n > side }'
+	# bash, not awk: mawk reads a pipe in blocks, and results.tap must
+	# hold every line as soon as it is printed (the guest may die).
+	local name=$1 side=$2 line plan= n=0 extra=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		if [[ $line =~ ^1\.\.([0-9]+)$ ]]; then
+			if [ -z "$plan" ] && [ "$n" = 0 ]; then
+				plan=${BASH_REMATCH[1]}
+				echo "# plan: $name $plan"
+			else
+				echo "# $name: a second plan line: $line"
+				extra=1
+			fi
+			continue
+		fi
+		[[ $line =~ ^(not\ )?ok\ -\  ]] && n=$((n + 1))
+		printf '%s\n' "$line"
+	done
+	[ -n "$plan" ] && [ "$extra" = 0 ] || plan=-1
+	echo "$plan $n" > "$side"
 }
 
 # plan_verdict NAME PLANNED COUNTED RC: a script's summary line.
