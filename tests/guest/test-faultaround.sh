@@ -280,10 +280,11 @@ is_window() { [ "$(<"$KDBG")" = "$1" ]; }
 stop_wl() { kill "$wl" 2>/dev/null; wait "$wl" 2>/dev/null; }
 # wait_periods N: until the tuner has run N more periods (its own count, not
 # wall time: TCG on a busy host stretches periods); 120 s at most.
+periods_reached() { [ "$(auto_state periods)" -ge "$1" ]; }
 wait_periods() {
 	local p0
 	p0=$(auto_state periods)
-	loop_until 120 test "$(auto_state periods)" -ge $((p0 + $1)) ||
+	loop_until 120 periods_reached $((p0 + $1)) ||
 		log "the tuner ran fewer than $1 periods in 120 s"
 }
 echo 200 > "$D/fault_around_auto_period_ms"

@@ -215,8 +215,8 @@ for held in vmstat unmap_batch; do
 	*) not_ok "input: rmmod while $held is open is refused as busy" "$r" ;; esac
 	check "input: module still present while $held is open" ft_loaded
 	# Two more reads after the refusal, then no read may have failed.
-	n0=$(grep -c '^read' "$w/hold")
-	loop_until 60 test "$(grep -c '^read' "$w/hold")" -ge $((n0 + 2)) ||
+	reads_reached() { [ "$(grep -c '^read' "$w/hold")" -ge "$1" ]; }
+	loop_until 60 reads_reached $(( $(grep -c '^read' "$w/hold") + 2 )) ||
 		echo "# the holder read nothing more in 60 s"
 	bad=$(grep -vcE '^(open|read [0-9]+)$' "$w/hold")
 	check_eq "input: reads of the held $held keep working meanwhile ($(grep -c '^read' "$w/hold") reads)" 0 "$bad"
