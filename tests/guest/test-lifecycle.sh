@@ -45,7 +45,7 @@ expected=$(sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\), "[^"]*")[[:space:]]*\\\{0,1\
 check_eq "vmstat: counter names match include/foliotune.h" "$expected" "$names"
 check_eq "vmstat: loads is 1" 1 "$(ft_counter loads)"
 check_eq "build: names the verified release" "release $(uname -r)" "$(head -1 "$FT_DEBUGFS/build")"
-refused "vmstat: writing is refused" 'Permission denied|Invalid argument|Operation not permitted' \
+refused "vmstat: writing is refused" 'I/O error|Input/output error|Permission denied|Invalid argument|Operation not permitted' \
 	sh -c "echo 1 > $FT_DEBUGFS/vmstat"
 
 # A second insmod of the same module must fail and leave the first alone.
