@@ -17,17 +17,28 @@
  *
  * Usage: ft_integrity [-l] [-c GLOB]... [-r pageout|memcg|reclaim|all[,..]]
  *                     [-s MB] [-d DIR] [-t TMPFS_BASE] [-b RA_SYSFS|none]
- *                     [-B RA_KB] [-C CGROUP_ROOT] [-T SECONDS] [-A] [-N] [-X] [-v]
+ *                     [-B RA_KB] [-C CGROUP_ROOT] [-T SECONDS] [-A] [-N] [-X]
+ *                     [-U 1|0|flip|stock] [-P] [-v]
  *
- * Reclaim sources: pageout = madvise(MADV_PAGEOUT) per mapped segment;
- * memcg = lower memory.max of the case's memcg (<root>/ft-<pid>) to reclaim
- * about 3/4 of the reclaimable part, then back to max; reclaim = write
- * memory.reclaim.  Every case runs in that memcg when cgroup2 offers one
- * (its memory.stat file_mapped backs the accounting check).
+ * Reclaim sources: pageout = madvise(MADV_PAGEOUT) per mapped segment
+ * (then memory.reclaim for cases whose folios two processes map: 6.12's
+ * MADV_PAGEOUT skips those); memcg = lower memory.max of the case's memcg
+ * (<root>/ft-<pid>) to reclaim about 3/4 of the reclaimable part, then back
+ * to max; reclaim = write memory.reclaim.  Every case runs in that memcg
+ * when cgroup2 offers one (its memory.stat file_mapped backs the
+ * accounting check).
+ *
+ * Premise (-U, docs/test-premises.md): around each reclaim, foliotune's
+ * counters must show that reclaim reached try_to_unmap_one and took the
+ * path the case exists for (batches of the expected order, or the named
+ * unmap_nobatch_* reason; none with unmap_batch=0), and the PTEs they count
+ * as unmapped must match what the case's page tables lost (pagemap).
+ * Without the module (-U stock) the page tables alone must show it.
  *
  * Output (one line per case and reclaim source):
  *   # orders: 2:8 4:2 5:14
  *   # present pages: 2048 before reclaim, 0 after (of 2048)
+ *   # foliotune counters (expecting unmap_batch 1): unmap_calls +4; unmap_batches +4, ...
  *   # accounting: RssAnon +0 kB, RssFile +0 kB, RssShmem +0 kB, nr_mapped +3 pages ...
  *   ok - file-ra-shared-dirty/pageout
  *   not ok - file-thp-shared-dirty/memcg # mapping after reclaim: first mismatch at offset 0x...
