@@ -20,8 +20,8 @@
 #    never a crash.
 . "$(dirname "$0")/../../lib.sh"
 . "$FT_REPO/tests/reliability/lib-rel.sh"
-# 9 lines per knob, 5 per read-only file (6 for build), 51 others.
-plan $((9 * $(ft_nr_knobs) + 5 * ($(ft_nr_debugfs_files) - $(ft_nr_knobs)) + 1 + 51))
+# 9 lines per knob, 5 per read-only file (6 for build), 50 others.
+plan $((9 * $(ft_nr_knobs) + 5 * ($(ft_nr_debugfs_files) - $(ft_nr_knobs)) + 1 + 50))
 w=$(mktemp -d)
 trap 'rm -rf "$w"; jobs -p | xargs -r kill 2>/dev/null' EXIT
 write_raw() { "$FT_REPO/tests/tools/ft_write" "$@"; }
