@@ -75,6 +75,7 @@ guest_suite() {
 	mkdir -p "$repo/build/vm"
 	rm -f "$disk"
 	truncate -s 1G "$disk" && mkfs.xfs -q -f "$disk" || {
+		plan_of "guest $name" 1
 		echo "not ok - guest $name: scratch xfs # mkfs.xfs failed" | emit; return; }
 	local out=$logs/guest-$name.out
 	local rundir_file=$logs/rundir-$name
