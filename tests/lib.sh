@@ -3,7 +3,8 @@
 # tests/lib.sh - helpers shared by foliotune's test scripts (host and guest).
 # Modelled on tools/testing/selftests/livepatch/functions.sh.
 #
-# Result lines are TAP without numbers; tests/run.sh numbers and counts them:
+# Result lines are TAP without numbers; tests/run.sh numbers and counts them
+# (each guest script states its plan first: see tests/guest/suite.sh):
 #   ok - NAME
 #   not ok - NAME # REASON
 #   ok - NAME # SKIP hw: REASON      (only for hardware these machines lack)
@@ -14,6 +15,16 @@ FT_DEBUGFS=/sys/kernel/debug/foliotune
 FT_LIVEPATCH=/sys/kernel/livepatch/foliotune
 FT_XFS=${FT_XFS:-/mnt/ft-xfs}
 
+# plan N: the TAP plan, printed before the first result (tests/guest/suite.sh).
+plan() { echo "1..$1"; }
+
+. "$FT_REPO/tests/plan.sh"
+
+# For the plans of scripts that check every debugfs file: the knobs and the
+# read-only files include/foliotune.h names.
+ft_nr_knobs() { grep -cE '^[[:space:]]*X\([a-z0-9_]+, (BOOL|BYTES|ENUM|UINT),' "$FT_REPO/include/foliotune.h"; }
+ft_nr_debugfs_files() { echo $(( $(ft_nr_knobs) + $(grep -c '^#define FOLIOTUNE_[A-Z_]*_FILE' "$FT_REPO/include/foliotune.h") )); }
+
 ok() { echo "ok - $*"; }
 not_ok() { local name=$1; shift; echo "not ok - $name # $*"; }
 
@@ -22,6 +33,26 @@ check() {
 	local name=$1; shift
 	if "$@"; then ok "$name"; else not_ok "$name" "failed: $*"; fi
 }
+
+# refused NAME REGEX CMD...: CMD fails and its output says why (REGEX,
+# extended).  A command that fails for another reason (a missing tool, a
+# wrong path) is not the refusal under test: that is "not ok" too.
+refused() {
+	local name=$1 re=$2 out rc; shift 2
+	out=$("$@" 2>&1); rc=$?
+	if [ "$rc" = 0 ]; then
+		not_ok "$name" "succeeded: $(head -c 200 <<<"$out" | tr '\n' '|')"
+	elif grep -qE "$re" <<<"$out"; then
+		ok "$name"
+	else
+		not_ok "$name" "failed (exit $rc), but not with '$re': $(head -c 200 <<<"$out" | tr '\n' '|')"
+	fi
+}
+
+# as_nobody CMD...: CMD as uid/gid 65534.  Tests that use it first check
+# that it works (check_nobody), so a refusal below is the kernel's.
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+check_nobody() { check_eq "$1: setpriv runs commands as uid 65534 (control)" 65534 "$(as_nobody id -u 2>&1)"; }
 
 # check_eq NAME EXPECTED ACTUAL
 check_eq() {

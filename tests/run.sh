@@ -13,7 +13,10 @@
 #   gate     self-test: a module that WARNs must fail the gate
 #
 # Every stage contributes result lines; they are numbered here and the run
-# ends with "# Totals" and "N passed, N failed, N skipped".  A skip is only
+# ends with "# Totals" and "N passed, N failed, N skipped".  Each boot's
+# plan comes from the plans its scripts state (tests/guest/suite.sh); the
+# run's TAP plan is the sum of the stages' plans, and results that differ
+# from it fail the run.  A skip is only
 # acceptable for hardware these machines lack ("# SKIP hw: ..."); any other
 # skip fails the run.  Logs: build/test-logs/.
 #
@@ -53,7 +56,12 @@ done
 has_stage() { [[ $stages == *" $1 "* ]]; }
 stage_start() { stage=$1; stage_t0=$(date +%s); echo "== stage $stage"; }
 stage_end() { echo "== stage $stage took $(( $(date +%s) - stage_t0 )) s" | tee -a "$logs/timings.txt"; }
+. tests/plan.sh
 emit() { tee -a "$all" | grep -E '^(not )?ok - ' ; }
+# Plans of the stages, as "# run plan: WHAT N" lines in $all, summed at the
+# end ("# plan: " lines are the scripts' own, inside a boot).
+plan_of() { echo "# run plan: $1 $2" >> "$all"; }
+count_results() { grep -cE '^(not )?ok - ' "$@" | tr -d ' '; }
 
 # guest_suite NAME VMRUN-OPTIONS... -- SUITE-ARGS...: one boot of the test box.
 guest_suite() {
@@ -67,6 +75,7 @@ guest_suite() {
 	mkdir -p "$repo/build/vm"
 	rm -f "$disk"
 	truncate -s 1G "$disk" && mkfs.xfs -q -f "$disk" || {
+		plan_of "guest $name" 1
 		echo "not ok - guest $name: scratch xfs # mkfs.xfs failed" | emit; return; }
 	local out=$logs/guest-$name.out
 	local rundir_file=$logs/rundir-$name
@@ -74,11 +83,22 @@ guest_suite() {
 	"${vmrun[@]}" -d "$disk" -l "$logs/console-$name.log" -R "$rundir_file" "${opts[@]}" \
 		-s tests/guest/suite.sh "${args[@]}" > "$out" 2>&1
 	local rc=$?
-	local rundir
+	local rundir planned=0 got=0 plan_note=
 	rundir=$(cat "$rundir_file" 2>/dev/null)
-	[ -f "$rundir/results.tap" ] && emit < "$rundir/results.tap"
+	if [ -f "$rundir/results.tap" ]; then
+		planned=$(boot_plan "$rundir/results.tap")
+		got=$(count_results "$rundir/results.tap")
+		emit < "$rundir/results.tap"
+		[ "$got" = "$planned" ] || plan_note="$got results, planned $planned"
+	else
+		plan_note="no results.tap: the suite never ran"
+	fi
+	# This boot's plan: its results plus the line below.
+	plan_of "guest $name" $((planned + 1))
+	[ "$rc" = 0 ] && [ -n "$plan_note" ] && rc=plan
 	case $rc in
-	0) echo "ok - guest $name: boot, run, clean console" | emit ;;
+	0) echo "ok - guest $name: boot, run, clean console, $got results as planned" | emit ;;
+	plan) echo "not ok - guest $name: boot, run, clean console # $plan_note" | emit ;;
 	250) echo "not ok - guest $name: died before the command started, retries exhausted" | emit ;;
 	251) echo "not ok - guest $name: kernel crashed or timed out while tests ran (see $logs/console-$name.log)" | emit
 	     # CI keeps only this output: show what the kernel said last.
@@ -88,6 +108,7 @@ guest_suite() {
 	     grep -A40 'console gate' "$out" | head -40 ;;
 	*) echo "not ok - guest $name: suite exit status $rc" | emit ;;
 	esac
+	[ -n "$plan_note" ] && echo "# guest $name: $plan_note" | tee -a "$all"
 	grep -h 'early boot death' "$out" | sed 's/^/# /' | tee -a "$all"
 	rm -f "$disk"
 }
@@ -96,12 +117,16 @@ t0=$(date +%s)
 
 if has_stage host; then
 stage_start host
-tests/run-host.sh | emit
+tests/run-host.sh > "$logs/host.out"
+# The host tests state no plans yet: their plan is what they printed.
+plan_of host "$(count_results "$logs/host.out")"
+emit < "$logs/host.out"
 stage_end
 fi
 
 if has_stage style; then
 stage_start style
+plan_of style 1
 if out=$(make -s check-style 2>&1); then
 	echo "ok - style: checkpatch clean on module/ and include/" | emit
 else
@@ -141,6 +166,9 @@ fi
 
 if has_stage gate; then
 stage_start gate
+gate_plan=1
+[ -n "${FT_LOCKDEP_KO:-}" ] && gate_plan=3	# and the lockdep, atomic_sleep reports
+plan_of gate "$gate_plan"
 "${vmrun[@]}" -t $((600 * scale)) -l "$logs/console-gate-selftest.log" -- "insmod $warn_ko" \
 	> "$logs/gate-selftest.out" 2>&1
 rc=$?
@@ -169,7 +197,9 @@ fi
 stage_end
 fi
 
-# Number and count.
+# The plan (from the stages' plans), then number and count.
+planned=$(awk '/^# run plan: / { n += $NF } END { print n + 0 }' "$all")
+ran=$(count_results "$all")
 pass=$(grep -c '^ok - ' "$all" | tr -d ' ')
 fail=$(grep -c '^not ok - ' "$all" | tr -d ' ')
 skip_hw=$(grep -c '^ok - .*# SKIP hw:' "$all" | tr -d ' ')
@@ -180,8 +210,12 @@ awk '/^(not )?ok - / { n++; sub(/^ok - /, "ok " n " - "); sub(/^not ok - /, "not
 	"$all" > "$logs/results-numbered.tap"
 echo
 echo "TAP version 13"
-echo "1..$((pass + fail + skip))"
+echo "1..$planned"
 cat "$logs/results-numbered.tap"
+if [ "$ran" != "$planned" ]; then
+	echo "# $ran results, planned $planned: the run fails"
+	grep -h '^# guest .*planned\|^# guest .*results.tap' "$all" | sed 's/^/#   /'
+fi
 if [ "$skip_bad" -gt 0 ]; then
 	echo "# $skip_bad skip(s) without a hardware reason: they count as failures:"
 	grep '^ok - .*# SKIP' "$all" | grep -v '# SKIP hw:' | sed 's/^/#   /'
@@ -189,4 +223,4 @@ fi
 echo "# whole suite took $(( $(date +%s) - t0 )) s"
 echo "# Totals: pass:$pass fail:$fail skip:$skip"
 echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ] && [ "$skip_bad" -eq 0 ]
+[ "$fail" -eq 0 ] && [ "$skip_bad" -eq 0 ] && [ "$ran" = "$planned" ]

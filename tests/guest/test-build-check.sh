@@ -4,6 +4,7 @@
 # A module that expects another kernel build must refuse to load, say so in
 # one dmesg line naming both builds, and leave nothing registered.
 . "$(dirname "$0")/../lib.sh"
+plan 7
 
 wrong=${FT_WRONG_KO:-$FT_REPO/build/wrong-build/foliotune.ko}
 if [ ! -r "$wrong" ]; then

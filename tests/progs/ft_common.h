@@ -46,8 +46,11 @@ void tap_not_ok(const char *name, const char *fmt, ...)
 void tap_skip(const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Prints "1..N" and "PROG: N passed, N failed, N skipped"; returns the
- * process exit code (0 iff nothing failed). */
+/* Prints the plan "1..N" before the first result. */
+void tap_plan(int n);
+/* Prints "PROG: N passed, N failed, N skipped" (and "1..N" if no plan was
+ * printed); returns the process exit code (0 iff nothing failed and the
+ * number of results matched the plan). */
 int tap_finish(const char *prog);
 int tap_failed(void);
 

@@ -17,17 +17,28 @@
  *
  * Usage: ft_integrity [-l] [-c GLOB]... [-r pageout|memcg|reclaim|all[,..]]
  *                     [-s MB] [-d DIR] [-t TMPFS_BASE] [-b RA_SYSFS|none]
- *                     [-B RA_KB] [-C CGROUP_ROOT] [-T SECONDS] [-A] [-N] [-X] [-v]
+ *                     [-B RA_KB] [-C CGROUP_ROOT] [-T SECONDS] [-A] [-N] [-X]
+ *                     [-U 1|0|flip|stock] [-P] [-v]
  *
- * Reclaim sources: pageout = madvise(MADV_PAGEOUT) per mapped segment;
- * memcg = lower memory.max of the case's memcg (<root>/ft-<pid>) to reclaim
- * about 3/4 of the reclaimable part, then back to max; reclaim = write
- * memory.reclaim.  Every case runs in that memcg when cgroup2 offers one
- * (its memory.stat file_mapped backs the accounting check).
+ * Reclaim sources: pageout = madvise(MADV_PAGEOUT) per mapped segment
+ * (then memory.reclaim for cases whose folios two processes map: 6.12's
+ * MADV_PAGEOUT skips those); memcg = lower memory.max of the case's memcg
+ * (<root>/ft-<pid>) to reclaim about 3/4 of the reclaimable part, then back
+ * to max; reclaim = write memory.reclaim.  Every case runs in that memcg
+ * when cgroup2 offers one (its memory.stat file_mapped backs the
+ * accounting check).
+ *
+ * Premise (-U, docs/test-premises.md): around each reclaim, foliotune's
+ * counters must show that reclaim reached try_to_unmap_one and took the
+ * path the case exists for (batches of the expected order, or the named
+ * unmap_nobatch_* reason; none with unmap_batch=0), and the PTEs they count
+ * as unmapped must match what the case's page tables lost (pagemap).
+ * Without the module (-U stock) the page tables alone must show it.
  *
  * Output (one line per case and reclaim source):
  *   # orders: 2:8 4:2 5:14
  *   # present pages: 2048 before reclaim, 0 after (of 2048)
+ *   # foliotune counters (expecting unmap_batch 1): unmap_calls +4; unmap_batches +4, ...
  *   # accounting: RssAnon +0 kB, RssFile +0 kB, RssShmem +0 kB, nr_mapped +3 pages ...
  *   ok - file-ra-shared-dirty/pageout
  *   not ok - file-thp-shared-dirty/memcg # mapping after reclaim: first mismatch at offset 0x...
@@ -37,6 +48,7 @@
  */
 #define _GNU_SOURCE
 #include "ft_common.h"
+#include "foliotune.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -99,6 +111,18 @@ enum kind { K_FILE, K_TMPFS, K_SHMEM, K_MEMFD, K_ANON };
 enum want { W_NONE, W_LARGE, W_ORDER9, W_EXACT };
 
 struct ctx;
+
+/* foliotune's counters (include/foliotune.h), as read from debugfs. */
+struct ctrs {
+	long long v[FT_NR_COUNTERS];
+};
+
+/*
+ * What the run expects of try_to_unmap_one (-U): batching on, off, the knob
+ * flipping during the run, or no foliotune at all (kernel state only).
+ */
+enum mode { M_AUTO, M_BATCH, M_NOBATCH, M_FLIP, M_STOCK };
+static const char *const mode_name[] = { "auto", "1", "0", "flip", "stock" };
 
 struct tcase {
 	const char *name;
@@ -168,6 +192,8 @@ struct ctx {
 	int uffd;
 	struct ft_vres vr;
 	int (*post_verify)(struct ctx *c);
+	struct ctrs *c0;	/* foliotune's counters before reclaim */
+	bool split_order_ok;	/* case_split: the kernel split to order 2 */
 };
 
 static struct {
@@ -182,6 +208,8 @@ static struct {
 	bool mapped_report_only;
 	bool selftest;
 	bool verbose;
+	bool plan_only;
+	enum mode mode;
 	unsigned int src_mask;
 	const char *pats[64];
 	int npats;
@@ -692,7 +720,17 @@ static int do_reclaim(struct ctx *c)
 				return fail(c, "madvise(MADV_PAGEOUT) %p+%#zx: %s (errno %d)",
 					    c->seg[i].addr, c->seg[i].len, strerror(errno), errno);
 		}
-		return 0;
+		/*
+		 * 6.12's MADV_PAGEOUT skips folios mapped by more than one
+		 * process: without more, reclaim of these cases would never
+		 * reach try_to_unmap_one.  Their memcg's memory.reclaim does.
+		 */
+		if (!(c->tc->flags & F_SHARED_FOLIOS))
+			return 0;
+		if (!c->cg[0])
+			return fail(c, "MADV_PAGEOUT skips shared folios and there is no memcg "
+				    "for memory.reclaim (cgroup2 unusable)");
+		return memcg_reclaim(c, reclaimable * 3 / 4);
 	case SRC_MEMCG:
 		/*
 		 * Dirty page-cache folios are never reclaimed by memcg
@@ -801,6 +839,293 @@ static int helpers_finish(struct ctx *c)
 	return rc;
 }
 
+/* ---- premise: what reclaim did in try_to_unmap_one --------------------- */
+
+#define FT_VMSTAT_PATH "/sys/kernel/debug/" FOLIOTUNE_DEBUGFS_DIR "/" FOLIOTUNE_VMSTAT_FILE
+#define CBIT(x) (1ULL << (FT_##x))
+
+static const char *const ctr_name[FT_NR_COUNTERS] = {
+	FOLIOTUNE_COUNTERS(FOLIOTUNE_NAME_STRING)
+};
+
+_Static_assert(FT_NR_COUNTERS <= 64, "counter masks are 64-bit");
+
+/* Counters that only batching moves. */
+static const uint64_t batch_ctrs = CBIT(unmap_batches) | CBIT(unmap_batched_ptes) |
+	CBIT(unmap_batch_order1) | CBIT(unmap_batch_order2) | CBIT(unmap_batch_order3) |
+	CBIT(unmap_batch_order4) | CBIT(unmap_batch_order5) | CBIT(unmap_batch_order6) |
+	CBIT(unmap_batch_order7) | CBIT(unmap_batch_order8) | CBIT(unmap_batch_order9);
+
+/* All of foliotune's counters in one read; -1 (ft_err) if one is missing. */
+static int ctrs_read(struct ctrs *out)
+{
+	char buf[8192], *line, *save = NULL;
+	int i;
+
+	if (ft_read_file(FT_VMSTAT_PATH, buf, sizeof(buf)) < 0)
+		return -1;
+	for (i = 0; i < FT_NR_COUNTERS; i++)
+		out->v[i] = -1;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[64];
+		long long v;
+
+		if (sscanf(line, "%63s %lld", name, &v) != 2)
+			continue;
+		for (i = 0; i < FT_NR_COUNTERS; i++)
+			if (!strcmp(name, ctr_name[i]))
+				out->v[i] = v;
+	}
+	for (i = 0; i < FT_NR_COUNTERS; i++)
+		if (out->v[i] < 0) {
+			ft_seterr("counter %s missing from %s", ctr_name[i], FT_VMSTAT_PATH);
+			return -1;
+		}
+	return 0;
+}
+
+static bool counters_expected(void)
+{
+	return opt.mode == M_BATCH || opt.mode == M_NOBATCH || opt.mode == M_FLIP;
+}
+
+/* Before reclaim (once per case: the truncate race starts earlier). */
+static int premise_start(struct ctx *c)
+{
+	if (!counters_expected() || c->c0)
+		return 0;
+	c->c0 = malloc(sizeof(*c->c0));
+	if (!c->c0)
+		return fail(c, "out of memory");
+	if (ctrs_read(c->c0) < 0)
+		return fail(c, "premise: cannot read foliotune's counters (-U %s): %s",
+			    mode_name[opt.mode], ft_err);
+	return 0;
+}
+
+/* Names and deltas of the counters in @mask that moved, for messages. */
+static void fmt_moved(char *buf, size_t n, const long long *d, uint64_t mask)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < FT_NR_COUNTERS && len < n; i++)
+		if ((mask & (1ULL << i)) && d[i])
+			len += (size_t)snprintf(buf + len, n - len, "%s%s %+lld", len ? ", " : "",
+						ctr_name[i], d[i]);
+	if (!len)
+		snprintf(buf, n, "none");
+}
+
+static void fmt_names(char *buf, size_t n, uint64_t mask)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < FT_NR_COUNTERS && len < n; i++)
+		if (mask & (1ULL << i))
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? " " : "",
+						ctr_name[i]);
+}
+
+static bool any_moved(const long long *d, uint64_t mask)
+{
+	int i;
+
+	for (i = 0; i < FT_NR_COUNTERS; i++)
+		if ((mask & (1ULL << i)) && d[i])
+			return true;
+	return false;
+}
+
+static int case_uffd(struct ctx *c);
+static int case_mlock(struct ctx *c);
+static int case_split(struct ctx *c);
+static int case_truncate(struct ctx *c);
+static int case_lazyfree(struct ctx *c);
+static int case_basic(struct ctx *c);
+
+/*
+ * With unmap_batch=1, the path each case exists for:
+ *   any    at least one of these counters moves;
+ *   batch  unmap_batches moves, and unmap_batch_order<order> when order >= 0;
+ *   none   no batch counter moves (the case is excluded from batching).
+ * With unmap_batch=0 no batch counter may move, and the large-folio PTEs are
+ * done one by one for the "off" reason (or were order 0 after a split).
+ */
+struct expect {
+	uint64_t any;
+	bool batch, none;
+	int order;
+	const char *what;
+};
+
+static void case_expect(const struct ctx *c, struct expect *e)
+{
+	const struct tcase *tc = c->tc;
+
+	memset(e, 0, sizeof(*e));
+	e->order = -1;
+	if (tc->fn == case_uffd) {
+		e->any = CBIT(unmap_nobatch_uffd_wp);
+		e->none = true;
+		e->what = "uffd-wp VMA: per PTE";
+		return;
+	}
+	if (tc->kind == K_ANON && tc->fn != case_lazyfree) {
+		/* Swapped out whole, or split to order 0 first. */
+		e->any = CBIT(unmap_nobatch_swap) | CBIT(unmap_nobatch_small);
+		e->none = true;
+		e->what = "swap-backed anon: per PTE";
+		return;
+	}
+	e->batch = true;
+	e->what = "batched";
+	if (tc->fn == case_mlock) {
+		/* The straddling folio: its locked PTEs abort a reclaim walk,
+		 * or are unmapped one by one by the split MADV_PAGEOUT makes. */
+		e->any = CBIT(unmap_nobatch_mlock) | CBIT(unmap_aborts);
+		e->what = "batched, and the mlocked PTEs per PTE or aborting";
+	} else if (tc->fn == case_lazyfree && tc->arg && c->src == SRC_PAGEOUT) {
+		/* Redirtied lazyfree folios are put back (MADV_PAGEOUT ignores
+		 * the young bit the writes set; LRU reclaim keeps them). */
+		e->any = CBIT(unmap_aborts);
+		e->what = "batched, and the redirtied lazyfree folios kept";
+	} else if (tc->fn == case_split) {
+		e->any = CBIT(unmap_nobatch_small);
+		if (c->split_order_ok)
+			e->order = 2;
+		e->what = "batched (order-2 pieces), order-0 pieces per PTE";
+	}
+	if (tc->flags & F_PTE2M)
+		e->order = 9;
+	else if (tc->want == W_EXACT)
+		e->order = order_of_kb(tc->mthp_kb);
+	else if ((tc->flags & F_THP) && tc->fn == case_basic &&
+		 (tc->flags & (F_PRIVATE | F_DIRTY)) != (F_PRIVATE | F_DIRTY))
+		e->order = 8;	/* VA 2 MiB + 64 KiB: 496 PTEs in the first table */
+}
+
+/* kB of the segments' VMAs mapped by PMDs (the PMD split zaps them: no PTE). */
+static long pmd_mapped_kb(struct ctx *c)
+{
+	static const char *const fields[] = { "FilePmdMapped", "ShmemPmdMapped", "AnonHugePages" };
+	long kb = 0, v;
+	int i, j;
+
+	for (i = 0; i < c->nseg; i++)
+		for (j = 0; j < (int)FT_ARRAY_SIZE(fields); j++) {
+			v = ft_smaps_kb(c->seg[i].addr, fields[j]);
+			if (v > 0)
+				kb += v;
+		}
+	return kb;
+}
+
+static long rss_kb(void)
+{
+	return ft_status_kb("RssFile") + ft_status_kb("RssShmem") + ft_status_kb("RssAnon");
+}
+
+static long rss_tol_kb(void);
+
+/*
+ * After reclaim: prove from counters that reclaim reached try_to_unmap_one
+ * and took the path the case exists for, and check foliotune's count of
+ * unmapped PTEs against the page tables (pagemap: present before minus
+ * after, in this process's mappings) and RSS.
+ */
+static int premise_check(struct ctx *c, long before, long after, long pmd_kb, long rss_drop)
+{
+	bool exact = c->src == SRC_PAGEOUT && !c->nhelpers && !(c->tc->flags & F_SHARED_FOLIOS) &&
+		     !pmd_kb && c->tc->fn != case_truncate;
+	long long d[FT_NR_COUNTERS], ptes;
+	char moved[512], want[256];
+	struct ctrs c1;
+	struct expect e;
+	uint64_t any;
+	int i;
+
+	tap_diag("reclaim: %ld PTEs cleared (pagemap), RSS %+ld kB, %ld kB PMD-mapped before [%s]",
+		 before - after, -rss_drop, pmd_kb, src_name[c->src]);
+	if (!counters_expected())
+		return 0;
+	if (ctrs_read(&c1) < 0)
+		return fail(c, "premise: cannot read foliotune's counters: %s", ft_err);
+	for (i = 0; i < FT_NR_COUNTERS; i++)
+		d[i] = c1.v[i] - c->c0->v[i];
+	ptes = d[FT_unmap_batched_ptes] + d[FT_unmap_single_ptes];
+	fmt_moved(moved, sizeof(moved), d, ~(CBIT(loads) | CBIT(unmap_calls)) &
+		  ((CBIT(unmap_restored_ptes) << 1) - 1));
+	tap_diag("foliotune counters (expecting unmap_batch %s): unmap_calls %+lld; %s", mode_name[opt.mode],
+		 d[FT_unmap_calls], moved);
+
+	if (d[FT_unmap_calls] <= 0)
+		return fail(c, "premise: reclaim via %s never reached try_to_unmap_one "
+			    "(unmap_calls +0): nothing was tested", src_name[c->src]);
+
+	/* Every PTE reclaim cleared in this process was counted (PMD
+	 * mappings are zapped whole, the truncate race reclaimed earlier). */
+	if (!pmd_kb && c->tc->fn != case_truncate) {
+		if (exact && ptes != before - after)
+			return fail(c, "identity: foliotune counted %lld unmapped PTEs "
+				    "(batched + single), pagemap shows %ld PTEs cleared",
+				    ptes, before - after);
+		if (ptes < before - after)
+			return fail(c, "identity: foliotune counted %lld unmapped PTEs "
+				    "(batched + single), fewer than the %ld pagemap shows cleared",
+				    ptes, before - after);
+		/* Three approximate RSS counters: three times one's tolerance. */
+		if (exact && labs((long)ptes * 4 - rss_drop) > 3 * rss_tol_kb())
+			return fail(c, "identity: foliotune counted %lld unmapped PTEs (%lld kB), "
+				    "RSS fell by %ld kB (tolerance %ld kB)", ptes, ptes * 4,
+				    rss_drop, 3 * rss_tol_kb());
+	}
+	if (opt.mode == M_FLIP)
+		return 0;
+
+	case_expect(c, &e);
+	if (pmd_kb) {
+		/* Only the PMD split ran: no PTE of ours to batch. */
+		e.any = 0;
+		e.batch = false;
+		e.order = -1;
+	}
+	if (opt.mode == M_NOBATCH) {
+		if (any_moved(d, batch_ctrs)) {
+			fmt_moved(moved, sizeof(moved), d, batch_ctrs);
+			return fail(c, "premise: unmap_batch=0 but batch counters moved: %s", moved);
+		}
+		any = e.batch ? CBIT(unmap_nobatch_off) :
+		      e.any ? CBIT(unmap_nobatch_off) |
+			      (e.any & (CBIT(unmap_nobatch_small) | CBIT(unmap_aborts))) : 0;
+		if (any && !any_moved(d, any)) {
+			fmt_names(want, sizeof(want), any);
+			return fail(c, "premise: unmap_batch=0 but none of [%s] moved", want);
+		}
+		return 0;
+	}
+	if (e.none && any_moved(d, batch_ctrs)) {
+		fmt_moved(moved, sizeof(moved), d, batch_ctrs);
+		return fail(c, "premise: %s expected, but batch counters moved: %s", e.what, moved);
+	}
+	if (e.batch && d[FT_unmap_batches] <= 0)
+		return fail(c, "premise: %s expected with unmap_batch=1, but unmap_batches +0", e.what);
+	if (e.order >= 0 && d[FT_unmap_batch_order0 + e.order] <= 0) {
+		fmt_moved(moved, sizeof(moved), d, batch_ctrs & ~(CBIT(unmap_batches) |
+								  CBIT(unmap_batched_ptes)));
+		return fail(c, "premise: no batch of order %d (unmap_batch_order%d +0; moved: %s)",
+			    e.order, e.order, moved);
+	}
+	if (e.any && !any_moved(d, e.any)) {
+		fmt_names(want, sizeof(want), e.any);
+		return fail(c, "premise: %s expected, but none of [%s] moved", e.what, want);
+	}
+	return 0;
+}
+
 /* ---- the common tail of every case ------------------------------------ */
 
 static int verify_segs(struct ctx *c, const char *what)
@@ -816,7 +1141,7 @@ static int verify_segs(struct ctx *c, const char *what)
 
 static int finish(struct ctx *c)
 {
-	long before, after, locked_missing = 0;
+	long before, after, locked_missing = 0, pmd_kb, rss0;
 	uint64_t first_missing = 0;
 
 	step(c, "wait for helpers");
@@ -825,9 +1150,14 @@ static int finish(struct ctx *c)
 	before = present_pages(c, NULL, NULL);
 	if (before < 0)
 		return -1;
+	pmd_kb = pmd_mapped_kb(c);
+	rss0 = rss_kb();
+	if (premise_start(c) < 0)
+		return -1;
 	step(c, "reclaim");
 	if (do_reclaim(c) < 0)
 		return -1;
+	step(c, "premise");
 	after = present_pages(c, &locked_missing, &first_missing);
 	if (after < 0)
 		return -1;
@@ -836,10 +1166,11 @@ static int finish(struct ctx *c)
 	if (locked_missing)
 		return fail(c, "reclaim unmapped %ld pages of the mlocked range (first at offset %#llx)",
 			    locked_missing, (unsigned long long)first_missing);
-	if (after >= before && !c->skip_unmap_check &&
-	    !(c->src == SRC_PAGEOUT && (c->tc->flags & F_SHARED_FOLIOS)))
-		return fail(c, "reclaim via %s unmapped none of the %ld mapped pages: nothing was tested",
-			    src_name[c->src], before);
+	if (after >= before && !c->skip_unmap_check)
+		return fail(c, "premise: reclaim via %s unmapped none of the %ld mapped pages "
+			    "(pagemap): nothing was tested", src_name[c->src], before);
+	if (premise_check(c, before, after, pmd_kb, rss0 - rss_kb()) < 0)
+		return -1;
 	if (opt.selftest) {
 		/* -X: prove the checker fails: flip one word in the middle
 		 * of the last segment. */
@@ -1371,6 +1702,8 @@ static int case_truncate(struct ctx *c)
 	r.c = c;
 	r.p = p;
 	r.len = n;
+	if (premise_start(c) < 0)	/* the race reclaims too */
+		return -1;
 	step(c, "truncate racing with reclaim");
 	e = pthread_create(&th, NULL, racer_fn, &r);
 	if (e)
@@ -1479,6 +1812,7 @@ static int case_split(struct ctx *c)
 	}
 	ft_orders_free(&before);
 	ft_orders_free(&after);
+	c->split_order_ok = order_ok;
 	c->seg[0] = whole;
 	dirty_all_segs(c);
 	return finish(c);
@@ -2006,6 +2340,12 @@ static void usage(FILE *f)
 		"  -A            only report folio orders, do not require large folios\n"
 		"  -N            only report the global nr_mapped check (noisy hosts)\n"
 		"  -X            self-test: corrupt one word after reclaim (every case must fail)\n"
+		"  -U MODE       what foliotune's counters must show around each reclaim:\n"
+		"                1 (batching), 0 (unmap_batch=0), flip (the knob flips\n"
+		"                during the run: reclaim reached the code), stock (no\n"
+		"                module: page tables only); default: the knob's value,\n"
+		"                or stock when foliotune is not loaded\n"
+		"  -P            print the number of result lines the run will print, exit\n"
 		"  -v            verbose (steps, timings)\n");
 }
 
@@ -2017,7 +2357,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	opt.dir = getenv("FT_XFS") ? getenv("FT_XFS") : "/mnt/ft-xfs";
 	opt.src_mask = (1u << NR_SRC) - 1;
-	while ((ch = getopt(argc, argv, "lc:r:s:d:t:b:B:C:T:ANXvh")) != -1) {
+	while ((ch = getopt(argc, argv, "lc:r:s:d:t:b:B:C:T:ANXU:Pvh")) != -1) {
 		switch (ch) {
 		case 'l':
 			for (i = 0; i < FT_ARRAY_SIZE(cases); i++)
@@ -2082,6 +2422,19 @@ int main(int argc, char **argv)
 		case 'X':
 			opt.selftest = true;
 			break;
+		case 'U':
+			for (s = M_BATCH; s <= M_STOCK; s++)
+				if (!strcmp(optarg, mode_name[s]))
+					break;
+			if (s > M_STOCK) {
+				fprintf(stderr, "-U: 1, 0, flip or stock\n");
+				return 2;
+			}
+			opt.mode = (enum mode)s;
+			break;
+		case 'P':
+			opt.plan_only = true;
+			break;
 		case 'v':
 			opt.verbose = true;
 			break;
@@ -2100,6 +2453,26 @@ int main(int argc, char **argv)
 	if (!opt.tmpbase)
 		opt.tmpbase = opt.dir;
 
+	/* One result line per selected case and source (cleanup failures
+	 * add lines: they fail the plan as well as the run). */
+	for (i = 0, ch = 0; i < FT_ARRAY_SIZE(cases); i++)
+		if (selected(cases[i].name))
+			ch += __builtin_popcount(opt.src_mask);
+	if (opt.plan_only) {
+		printf("%d\n", ch);
+		return 0;
+	}
+	tap_plan(ch);
+	if (opt.mode == M_AUTO) {
+		char val[16];
+
+		if (ft_knob_get("/sys/kernel/debug/" FOLIOTUNE_DEBUGFS_DIR "/unmap_batch", val,
+				sizeof(val)) < 0)
+			opt.mode = M_STOCK;
+		else
+			opt.mode = strcmp(val, "0") ? M_BATCH : M_NOBATCH;
+	}
+
 	ft_cl_install();
 	g_res = mmap(NULL, sizeof(struct result), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -2108,8 +2481,9 @@ int main(int argc, char **argv)
 		return tap_finish("ft_integrity");
 	}
 	tap_diag("ft_integrity: size %zu MB, dir %s, tmpfs base %s, read_ahead_kb %s=%s, "
-		 "cgroup root %s, swap %ld kB, uid %d", opt.size / FT_MB, opt.dir, opt.tmpbase,
-		 opt.ra_path, opt.ra_kb, opt.cgroot, ft_swap_total_kb(), (int)geteuid());
+		 "cgroup root %s, swap %ld kB, uid %d, expecting unmap_batch %s", opt.size / FT_MB,
+		 opt.dir, opt.tmpbase, opt.ra_path, opt.ra_kb, opt.cgroot, ft_swap_total_kb(),
+		 (int)geteuid(), mode_name[opt.mode]);
 	if (geteuid() != 0)
 		tap_diag("not root: PFNs, knobs, mounts and cgroups will fail");
 

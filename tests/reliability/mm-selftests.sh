@@ -9,20 +9,19 @@
 #
 # SET: ci (default; what fits a CI boot of the TCG test box) or long (adds
 # the slow and memory-hungry ones).  FT_MM_TESTS="name ..." picks tests by
-# name from the table instead.
+# name from the table instead.  mm-selftests.sh -n [SET] prints how many
+# tests would run (a plan), nothing else.
 #
 # Writes OUTDIR/NAME.out (the test's output) and one line per test to
 # OUTDIR/summary:  NAME RC SECONDS  (RC 0 pass, 4 skip, 124 timeout, else
 # fail); the per-subtest results are the "ok N ..."/"not ok N ..." lines in
 # the .out files (kselftest TAP).
 set -u
-out=${1:?usage: mm-selftests.sh OUTDIR [ci|long]}
+out=${1:?usage: mm-selftests.sh OUTDIR|-n [ci|long]}
 set_name=${2:-ci}
 repo=${FT_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 bin=${FT_MM_BIN:-$repo/build/mm-selftests/bin}
 xfs=${FT_XFS:-/mnt/ft-xfs}
-mkdir -p "$out"
-: > "$out/summary"
 
 # NAME  SET  TIMEOUT  COMMAND...   (run from $bin; the NAME is what results use)
 # Chosen for what they drive through try_to_unmap_one and its neighbours:
@@ -75,6 +74,24 @@ thuge-gen                   long 120 ./thuge-gen
 compaction_test             long 600 ./compaction_test
 '
 
+# in_set NAME SET: whether this run includes the test.
+in_set() {
+	if [ -n "${FT_MM_TESTS:-}" ]; then
+		case " $FT_MM_TESTS " in *" $1 "*) return 0 ;; *) return 1 ;; esac
+	fi
+	[ "$set_name" != ci ] || [ "$2" = ci ]
+}
+if [ "$out" = -n ]; then
+	n=0
+	while read -r name set _; do
+		[ -n "$name" ] && in_set "$name" "$set" && n=$((n + 1))
+	done <<< "$TESTS"
+	echo "$n"
+	exit 0
+fi
+mkdir -p "$out"
+: > "$out/summary"
+
 if [ ! -x "$bin/cow" ]; then
 	echo "mm-selftests: no binaries in $bin (run tests/reliability/build-mm-selftests.sh on the host)" >&2
 	exit 2
@@ -108,11 +125,7 @@ mkdir -p "$cwd" && chmod 1777 "$cwd"
 cd "$cwd" || exit 2
 while read -r name set tmo cmd; do
 	[ -n "$name" ] || continue
-	if [ -n "${FT_MM_TESTS:-}" ]; then
-		case " $FT_MM_TESTS " in *" $name "*) ;; *) continue ;; esac
-	elif [ "$set_name" = ci ] && [ "$set" != ci ]; then
-		continue
-	fi
+	in_set "$name" "$set" || continue
 	# These two need exactly one free huge page (else they skip).
 	case $name in hugetlb_fault_after_madv|hugetlb_madv_vs_map)
 		echo $(( $(awk '/^HugePages_Total/ { print $2 }' /proc/meminfo) -

@@ -40,6 +40,15 @@ xfs=$FT_XFS
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 
+if [ "$FT_REL_MODE" = long ]; then
+	cases="file-* tmpfs-* anon-* lazyfree-*"
+else
+	cases="file-pte2m file-thp-shared-dirty file-fork-private-dirty file-mremap-part file-uffd-wp file-mlock-part file-truncate-race tmpfs-pte2m anon-mthp64-fork lazyfree-redirty"
+fi
+case_args=()
+for c in $cases; do case_args+=(-c "$c"); done
+# zram; part 1: the ft_integrity cases and 6 lines; part 2: 8 lines.
+plan $((1 + $("$FT_REPO/tests/progs/ft_integrity" -r memcg,pageout "${case_args[@]}" -P) + 6 + 8))
 if [ ! -x "$FT_RELBIN" ]; then
 	not_ok "cycles: ft_rel built" "$FT_RELBIN missing (make -C tests/reliability)"
 	exit 0
@@ -50,19 +59,12 @@ for d in "$FT_CG"/ft-*; do [ -d "$d" ] && rmdir "$d" 2>/dev/null; done
 
 # ---- 1. every knob flipping under ft_integrity ---------------------------------
 
-if [ "$FT_REL_MODE" = long ]; then
-	cases="file-* tmpfs-* anon-* lazyfree-*"
-else
-	cases="file-pte2m file-thp-shared-dirty file-fork-private-dirty file-mremap-part file-uffd-wp file-mlock-part file-truncate-race tmpfs-pte2m anon-mthp64-fork lazyfree-redirty"
-fi
 mark=$(dmesg_mark)
 if ft_load; then
-	case_args=()
-	for c in $cases; do case_args+=(-c "$c"); done
 	ft_counters_snapshot "$w/c0"
 	knob_flipper_start "$w/flips"
 	"$FT_REPO/tests/progs/ft_integrity" -d "$xfs" -b /sys/block/vda/queue/read_ahead_kb \
-		-s 8 -r memcg,pageout -T 240 "${case_args[@]}" > "$w/integ" 2>&1
+		-s 8 -r memcg,pageout -T 240 -U flip "${case_args[@]}" > "$w/integ" 2>&1
 	rc=$?
 	knob_flipper_stop
 	sed -n -e 's|^ok - |ok - cycles: flip-all/|p' -e 's|^not ok - |not ok - cycles: flip-all/|p' "$w/integ"

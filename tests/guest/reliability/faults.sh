@@ -35,6 +35,16 @@ nomod=${FT_REL_NOMODULE:-0}
 xfs=$FT_XFS
 w=$(mktemp -d)
 trap 'knob_flipper_stop; rm -rf "$w"' EXIT
+case_args=()
+for c in $cases; do case_args+=(-c "$c"); done
+# zram; part 1 (module only): the ft_integrity cases and 6 lines; part 2:
+# 7 poisons, 1 line each (2 with the module) and 3; part 3: 10 lines
+# (11 with the module's unload).
+if [ "$nomod" = 0 ]; then
+	plan $((1 + $("$FT_REPO/tests/progs/ft_integrity" -r memcg,pageout "${case_args[@]}" -P) + 6 + 17 + 11))
+else
+	plan $((1 + 10 + 10))
+fi
 
 if [ ! -x "$FT_RELBIN" ]; then
 	not_ok "faults: ft_rel built" "$FT_RELBIN missing (make -C tests/reliability)"
@@ -50,13 +60,11 @@ if [ "$nomod" = 0 ]; then
 	ft_load || not_ok "faults: load" "insmod failed"
 	mark=$(dmesg_mark)
 	ft_counters_snapshot "$w/c0"
-	case_args=()
-	for c in $cases; do case_args+=(-c "$c"); done
 	# shellcheck disable=SC2086  # a list of knob names
 	knob_flipper_start "$w/flips" $FT_REL_FLIP_SAFE
 	t0=$(date +%s)
 	"$FT_REPO/tests/progs/ft_integrity" -d "$xfs" -b /sys/block/vda/queue/read_ahead_kb \
-		-s 8 -r memcg,pageout -T 240 "${case_args[@]}" > "$w/integ" 2>&1
+		-s 8 -r memcg,pageout -T 240 -U flip "${case_args[@]}" > "$w/integ" 2>&1
 	rc=$?
 	knob_flipper_stop
 	sed -n -e 's|^ok - |ok - faults: flip-random/|p' -e 's|^not ok - |not ok - faults: flip-random/|p' "$w/integ"
@@ -155,10 +163,14 @@ done
 cg_make ft-rel-swapoff 24M
 cg_spawn ft-rel-swapoff "$w/sw" "$FT_RELBIN" mapload "$xfs" 32 100000
 swpid=$SPAWN_PID
-sleep 8
-swapped=$(awk '$1 == "/dev/zram0" { print $4 }' /proc/swaps)
+# Until the workload has pages out (the premise of a swapoff under load).
+swapped() { awk '$1 == "/dev/zram0" { print $4 }' /proc/swaps; }
+swapped_1m() { [ "$(swapped)" -ge 1024 ]; }
+loop_until 120 swapped_1m || echo "# under 1 MiB swapped out after 120 s"
+swapped=$(swapped)
 echo 512M > "$FT_CG/ft-rel-swapoff/memory.max"
-check "faults: compound: swapoff with $swapped kB swapped out under load" swapoff /dev/zram0
+check "faults: compound: swapoff with $swapped kB swapped out under load" \
+	sh -c "[ ${swapped:-0} -ge 1024 ] && swapoff /dev/zram0"
 swapon /dev/zram0
 sleep 3
 kill -TERM "$swpid"; wait "$swpid"; rc=$?

@@ -9,6 +9,7 @@
 # set and status exit 2 with a lockdown message; stat exits 2 too (no module).
 . "$(dirname "$0")/../../lib.sh"
 . "$FT_REPO/tests/reliability/lib-rel.sh"
+plan 17
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 lockdown=/sys/kernel/security/lockdown

@@ -16,6 +16,8 @@ bin=$FT_REPO/build/mm-selftests/bin
 mode=${FT_REL_MODE:-ci}
 work=${FT_RUNDIR:-/tmp}/mm-selftests
 rm -rf "$work"
+# zram, the replacement ran, unload, and one line per selftest.
+plan $((3 + $("$rel/mm-selftests.sh" -n "$mode")))
 
 if [ ! -x "$bin/cow" ]; then
 	not_ok "peer: mm selftests built" "$bin empty: run tests/reliability/build-mm-selftests.sh (make -C tests/reliability mm)"

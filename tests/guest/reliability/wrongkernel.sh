@@ -10,6 +10,7 @@
 # CLI says the kernel is not supported and refuses to load.
 . "$(dirname "$0")/../../lib.sh"
 . "$FT_REPO/tests/reliability/lib-rel.sh"
+plan 14
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 built_for=$(modinfo -F vermagic "$FT_KO" | awk '{ print $1 }')

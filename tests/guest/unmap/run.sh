@@ -6,9 +6,12 @@
 # not).  Builds nothing: the programs are built on the host into tests/progs/.
 #
 #  1. ft_integrity over the case table with unmap_batch=1, =0, and with a
-#     background loop flipping the knob every FT_FLIP_MS (100) ms;
-#  2. after each pass: the counter identities below hold in
-#     /sys/kernel/debug/foliotune/vmstat;
+#     background loop flipping the knob every FT_FLIP_MS (100) ms; each case
+#     proves from foliotune's counters that reclaim reached try_to_unmap_one
+#     and took the path the case is for (ft_integrity -U), and checks the
+#     PTEs foliotune counted against the page tables;
+#  2. after each pass: unmap_calls moved over the pass and the counters'
+#     bookkeeping identities below hold; the flipping pass saw both modes;
 #  3. unmap_batch=1 really batches: a PTE-mapped 2 MiB file folio, fully
 #     mapped and reclaimed through a memcg, moves unmap_batch_order9 (one
 #     batch of 512) and no large-folio PTE is unmapped singly; with
@@ -31,9 +34,10 @@
 #   FT_STOCK     1: run one pass even without the module (default 1 when it is absent)
 #   FT_EXTRA     extra ft_integrity options, e.g. "-N" on a noisy machine
 #
-# Output: TAP-ish "ok - ..." / "not ok - ... # reason" lines, "# ..." diagnostics,
-# and a last line "run.sh: N passed, N failed, N skipped".  Exit status 0 iff
-# nothing failed.
+# Output: the plan "1..N" first (run.sh -P prints only N), TAP-ish
+# "ok - ..." / "not ok - ... # reason" lines, "# ..." diagnostics, and a last
+# line "run.sh: N passed, N failed, N skipped".  Exit status 0 iff nothing
+# failed.
 
 set -u
 
@@ -91,7 +95,6 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 finish() {
-	echo "1..$((PASS + FAIL + SKIPPED))"
 	echo "run.sh: $PASS passed, $FAIL failed, $SKIPPED skipped"
 	[[ $FAIL -eq 0 ]]
 	exit $?
@@ -155,19 +158,37 @@ identities_once() {
 	return $bad
 }
 
-# Per-cpu counters are summed one by one on read: retry a transient
-# mismatch (a concurrent unmap between two sums) a few times.
+# pass_start: remember the counters (PASS0) before a pass.
+declare -A PASS0
+pass_start() {
+	local k
+	PASS0=()
+	read_counters || return
+	for k in "${!CNT[@]}"; do PASS0[$k]=${CNT[$k]}; done
+}
+
+# delta NAME: how much a counter moved since pass_start (CNT is current).
+delta() { echo $(( ${CNT[$1]:-0} - ${PASS0[$1]:-0} )); }
+
+# The identities hold by construction whenever the counters are read
+# between unmaps, so they are only worth a line over a pass that unmapped:
+# unmap_calls must have moved.  Per-cpu counters are summed one by one on
+# read: retry a transient mismatch (a concurrent unmap) a few times.
 check_identities() {
-	local label=$1 out
+	local label=$1 out calls
 	for _ in 1 2 3 4 5; do
 		out=$(identities_once) && break
 		sleep 0.3
 	done
-	if [[ -z $out ]]; then
-		ok "$label: counter identities hold (${#IDENTITIES[@]})"
-	else
+	read_counters
+	calls=$(delta unmap_calls)
+	if [[ -n $out ]]; then
 		while read -r line; do diag "$line"; done <<<"$out"
-		not_ok "$label: counter identities" "$(head -1 <<<"$out")"
+		not_ok "$label: counter bookkeeping" "$(head -1 <<<"$out")"
+	elif ((calls <= 0)); then
+		not_ok "$label: counter bookkeeping" "unmap_calls did not move over the pass: nothing was unmapped"
+	else
+		ok "$label: counter bookkeeping holds over $calls unmap calls (${#IDENTITIES[@]} identities)"
 	fi
 }
 
@@ -177,16 +198,18 @@ CASE_ARGS=()
 for c in ${FT_CASES:-}; do CASE_ARGS+=(-c "$c"); done
 read -r -a EXTRA_ARGS <<<"${FT_EXTRA:-}"
 
-run_integrity() {	# label [extra ft_integrity args]
-	local label=$1 rc n_ok n_bad n_skip
-	shift
-	diag "ft_integrity pass '$label' (unmap_batch=$( [[ -r $KNOB ]] && cat "$KNOB" || echo n/a))"
-	"$PROGS/ft_integrity" -d "$XFS" -b "$RA" -s "$SIZE" -r "$SOURCES" -T "$TIMEOUT" \
-		"${CASE_ARGS[@]}" "${EXTRA_ARGS[@]}" "$@" >"$TMP/out" 2>&1
+INTEG=("$PROGS/ft_integrity" -d "$XFS" -b "$RA" -s "$SIZE" -r "$SOURCES" -T "$TIMEOUT"
+	"${CASE_ARGS[@]}" "${EXTRA_ARGS[@]}")
+
+run_integrity() {	# label expect(-U) [extra ft_integrity args]
+	local label=$1 expect=$2 rc n_ok n_bad n_skip
+	shift 2
+	diag "ft_integrity pass '$label' (unmap_batch=$( [[ -r $KNOB ]] && cat "$KNOB" || echo n/a), expecting $expect)"
+	"${INTEG[@]}" -U "$expect" "$@" >"$TMP/out" 2>&1
 	rc=$?
-	# Prefix test names with the pass label, keep one plan/summary (ours).
+	# Prefix test names with the pass label; the pass's plan is part of ours.
 	sed -e "s|^ok - |ok - $label/|" -e "s|^not ok - |not ok - $label/|" \
-	    -e 's|^1\.\.[0-9]*$|# (plan of this pass omitted)|' \
+	    -e 's|^1\.\.\([0-9]*\)$|# (this pass plans \1 results)|' \
 	    -e 's|^\(ft_integrity: .*\)$|# \1|' "$TMP/out"
 	n_ok=$(grep -c '^ok - ' "$TMP/out")
 	n_skip=$(grep -c '^ok - .* # SKIP' "$TMP/out")
@@ -212,7 +235,7 @@ batch_check() {
 	read_counters || { not_ok "$label" "cannot read $VMSTAT"; return; }
 	for k in "${!CNT[@]}"; do B[$k]=${CNT[$k]}; done
 	"$PROGS/ft_integrity" -d "$XFS" -b "$RA" -s "$SIZE" -r memcg -c file-pte2m -T "$TIMEOUT" \
-		"${EXTRA_ARGS[@]}" >"$TMP/out" 2>&1
+		-U "$val" "${EXTRA_ARGS[@]}" >"$TMP/out" 2>&1
 	rc=$?
 	read_counters || { not_ok "$label" "cannot read $VMSTAT"; return; }
 	sed 's/^/#   /' "$TMP/out"
@@ -239,6 +262,24 @@ batch_check() {
 		fi
 	fi
 }
+
+# ---- plan ------------------------------------------------------------------
+
+# With the module: 3 ft_integrity passes, 4 bookkeeping lines, the flip
+# check, 2 batch checks; without: 5 "not loaded" lines and the stock pass.
+# Both end with the dmesg line.
+NCASES=$("${INTEG[@]}" -P 2>/dev/null) || NCASES=0
+if [[ -d $DBG ]]; then
+	PLAN=$((3 * NCASES + 4 + 1 + 2 + 1))
+else
+	PLAN=$((5 + 1))
+	[[ ${FT_STOCK:-1} == 1 ]] && PLAN=$((PLAN + NCASES))
+fi
+if [[ ${1:-} == -P ]]; then
+	echo "$PLAN"
+	exit 0
+fi
+echo "1..$PLAN"
 
 # ---- preflight -------------------------------------------------------------
 
@@ -272,14 +313,15 @@ DMESG0=$(dmesg 2>/dev/null | wc -l)
 if [[ -d $DBG && -w $KNOB && -r $VMSTAT ]]; then
 	ORIG_KNOB=$(cat "$KNOB")
 	diag "foliotune: $(cat "$DBG/build" 2>/dev/null || echo 'build file absent'), unmap_batch=$ORIG_KNOB"
-	check_identities "before"
 
 	echo 1 >"$KNOB" || not_ok "unmap_batch=1" "cannot write $KNOB"
-	run_integrity batch1
+	pass_start
+	run_integrity batch1 1
 	check_identities "batch1"
 
 	echo 0 >"$KNOB" || not_ok "unmap_batch=0" "cannot write $KNOB"
-	run_integrity batch0
+	pass_start
+	run_integrity batch0 0
 	check_identities "batch0"
 
 	(
@@ -292,11 +334,21 @@ if [[ -d $DBG && -w $KNOB && -r $VMSTAT ]]; then
 		done
 	) &
 	FLIP_PID=$!
-	run_integrity flip
+	pass_start
+	run_integrity flip flip
 	flip_stop
-	diag "knob flipped $(cat "$TMP/flips" 2>/dev/null || echo '?') times"
+	flips=$(cat "$TMP/flips" 2>/dev/null || echo 0)
 	check_identities "flip"
+	# Both modes ran: batches (knob 1) and large-folio PTEs done singly
+	# because of the knob (0).
+	b=$(delta unmap_batches) off=$(delta unmap_nobatch_off)
+	if ((flips >= 2 && b > 0 && off > 0)); then
+		ok "flip: both modes ran while the knob flipped $flips times (unmap_batches +$b, unmap_nobatch_off +$off)"
+	else
+		not_ok "flip: both modes ran" "knob flipped $flips times, unmap_batches +$b, unmap_nobatch_off +$off"
+	fi
 
+	pass_start
 	batch_check 1
 	batch_check 0
 	check_identities "batch-check"
@@ -307,7 +359,7 @@ else
 		not_ok "$p" "$why"
 	done
 	if [[ ${FT_STOCK:-1} == 1 ]]; then
-		run_integrity stock
+		run_integrity stock stock
 	fi
 fi
 
