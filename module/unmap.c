@@ -642,15 +642,6 @@ bool foliotune_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 discard:
 		if (unlikely(folio_test_hugetlb(folio)))
 			hugetlb_remove_rmap(folio);
-#ifdef FT_TEST_BREAK_RMAP
-		/*
-		 * TEST-ONLY build (make check-debug-catches): one rmap too few
-		 * per batch, which the debug kernel must catch.  Never built
-		 * by default.
-		 */
-		else if (nr > 1)
-			folio_remove_rmap_ptes(folio, subpage, nr - 1, vma);
-#endif
 		else	/* foliotune: was folio_remove_rmap_pte() */
 			folio_remove_rmap_ptes(folio, subpage, nr, vma);
 		if (vma->vm_flags & VM_LOCKED)
