@@ -145,7 +145,7 @@ MUTANTS ?= $(sort $(basename $(notdir $(wildcard tests/mutants/*.patch))))
 
 check-mutants: all
 	$(MAKE) --no-print-directory $(addprefix mutant-,$(MUTANTS))
-	tests/mutants/run.sh $(MUTANTS)
+	FT_MUTANTS_RECORD=1 tests/mutants/run.sh $(MUTANTS)
 
 mutant-%: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
 	@test -r tests/mutants/$*.patch || { echo "no tests/mutants/$*.patch"; exit 1; }
