@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""gup_fault.py FILE PAGE - map FILE, fault page PAGE in through
-/proc/self/mem (get_user_pages: nothing touches the PTE after the fault,
-unlike a CPU access, which sets the accessed bit itself), then print
-"rss_kb=N referenced_kb=N" of that mapping from /proc/self/smaps: the PTE
-state exactly as the fault (and fault-around) wrote it."""
+"""gup_fault.py FILE PAGE - map FILE, clear the accessed state of its pages
+(touch them, /proc/self/clear_refs, MADV_DONTNEED, as ft_faultaround does),
+fault page PAGE in through /proc/self/mem (get_user_pages: nothing touches
+the PTE after the fault, unlike a CPU access, which sets the accessed bit
+itself), then print "rss_kb=N referenced_kb=N" of that mapping from
+/proc/self/smaps: the PTE state exactly as the fault (and fault-around)
+wrote it."""
+import ctypes
 import mmap
 import os
 import sys
@@ -16,6 +19,15 @@ real = os.path.realpath(path)
 with open("/proc/self/maps") as f:
     start = next(int(line.split("-")[0], 16) for line in f
                  if line.rstrip("\n").endswith(" " + real))
+size = len(m)
+for off in range(0, size, 4096):
+    m[off]
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("1")            # PTE accessed bits and PG_referenced
+libc = ctypes.CDLL(None, use_errno=True)
+libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+if libc.madvise(start, size, 4):    # MADV_DONTNEED
+    sys.exit("madvise: " + os.strerror(ctypes.get_errno()))
 mem = os.open("/proc/self/mem", os.O_RDONLY)
 os.pread(mem, 8, start + page * 4096)
 rss = ref = None

@@ -25,6 +25,19 @@ import sys
 
 PAGE = 4096
 VMSTAT = "/sys/kernel/debug/foliotune/vmstat"
+# <asm-generic/mman-common.h>; Debian 12's Python lacks mmap's MADV_PAGEOUT
+MADV_DONTNEED, MADV_FREE, MADV_PAGEOUT = 4, 8, 21
+libc = ctypes.CDLL(None, use_errno=True)
+libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+
+
+def madvise(m, advice, off=0, length=None):
+    """madvise() of [off, off + length) of the mmap object m."""
+    if length is None:
+        length = len(m) - off
+    if libc.madvise(addr_of(m) + off, length, advice):
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err))
 
 
 def addr_of(m):
@@ -101,7 +114,7 @@ def case_partial(path):
     for i in range(n):
         if folio[i] == i and i + 3 < n and folio[i + 3] == i:
             holes.add(i + 2)
-            m.madvise(mmap.MADV_DONTNEED, (i + 2) * PAGE, PAGE)
+            madvise(m, MADV_DONTNEED, (i + 2) * PAGE, PAGE)
     c0 = counters()
     try:
         with open("/sys/fs/cgroup/ft-pte-bits/memory.reclaim", "w") as f:
@@ -130,7 +143,7 @@ def case_dirty():
     for i in range(n):
         m[i * PAGE:(i + 1) * PAGE] = pattern(i)   # no fault: PTE dirty bit only
     c0 = counters()
-    m.madvise(mmap.MADV_PAGEOUT)
+    madvise(m, MADV_PAGEOUT)
     c1 = counters()
     a = addr_of(m)
     gone = n - sum(present(e) for e in pagemap(a, n))
@@ -149,7 +162,7 @@ def case_lazyfree():
     a = addr_of(raw) + off
     for i in range(n):
         raw[off + i * PAGE] = 1         # 64K folios
-    raw.madvise(mmap.MADV_FREE, off, size)
+    madvise(raw, MADV_FREE, off, size)
     with open("/proc/self/clear_refs", "w") as f:
         f.write("4")                    # soft-dirty clear: every PTE read-only
     per = blk // PAGE
@@ -157,7 +170,7 @@ def case_lazyfree():
         if i % per < per // 2:
             raw[off + i * PAGE] = 2     # first half: writable, dirty again
     c0 = counters()
-    raw.madvise(mmap.MADV_PAGEOUT, off, size)
+    madvise(raw, MADV_PAGEOUT, off, size)
     c1 = counters()
     pm = pagemap(a, n)
     second = [i for i in range(n) if i % per >= per // 2]
