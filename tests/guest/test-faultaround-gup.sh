@@ -5,29 +5,37 @@
 # the pre-mapped ones old only when asked.  A CPU access sets the accessed
 # bit itself once the fault returns, which would hide a faulting PTE
 # mapped old; a get_user_pages() read (/proc/self/mem) does not, so this
-# test faults through it (tests/guest/pte-bits/gup_fault.py) and reads the
-# PTEs' state from smaps Referenced.  Order-0 tmpfs page cache, 64K window.
+# test faults through it and counts the young and old PTEs that
+# MADV_PAGEOUT then unmaps (tests/guest/pte-bits/gup_fault.py).  Order-0
+# xfs page cache, 64K window: one faulting PTE and 15 pre-mapped ones.
 . "$(dirname "$0")/../lib.sh"
 py="python3 $(dirname "$0")/pte-bits/gup_fault.py"
-T=/tmp/ft-fa-gup
+f=$FT_XFS/ft-fa-gup
 echo "1..9"
 field() { [[ " $2" =~ \ $1=([0-9-]+) ]] && echo "${BASH_REMATCH[1]}"; }
-cleanup() { mountpoint -q "$T" && umount "$T"; return 0; }
-trap cleanup EXIT
+trap 'rm -f "$f"' EXIT
 
 ft_unload
 check "fa-gup: load foliotune" ft_load
-mkdir -p "$T" && mount -t tmpfs -o size=16m,huge=never ft-fa-gup "$T" &&
-	dd if=/dev/urandom of="$T/f" bs=1M count=8 status=none
+dd if=/dev/urandom of="$f" bs=1M count=8 status=none && sync
+# order0: drop FILE from the page cache and read it back with
+# POSIX_FADV_WILLNEED, which allocates order-0 folios
+order0() {
+	python3 -c "import os, sys; fd = os.open(sys.argv[1], os.O_RDONLY)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)" "$1"
+}
 check "fa-gup: window 64K" sh -c "echo 65536 > $FT_DEBUGFS/fault_around_bytes"
-# mode: Referenced expected (the faulting page only, or all 16)
-for c in 0:64 1:4 2:4; do
-	m=${c%:*} want=${c#*:}
+# mode:young:old the unmap counts (mode 0 counts nothing: no tuning on)
+for c in 0:0:0 1:1:15 2:1:15; do
+	IFS=: read -r m young old <<< "$c"
 	echo "$m" > "$FT_DEBUGFS/fault_around_mkold"
-	r=$($py "$T/f" 37 2>&1)
+	order0 "$f"
+	r=$($py "$f" 37 2>&1)
 	log "mkold=$m: $r"
 	check_eq "fa-gup: mkold=$m: fault-around mapped 64 kB (premise)" 64 "$(field rss_kb "$r")"
-	check_eq "fa-gup: mkold=$m: Referenced $want kB (the faulting PTE young)" "$want" "$(field referenced_kb "$r")"
+	check_eq "fa-gup: mkold=$m: unmapped $young young (the faulting PTE), $old old" \
+		"$young $old" "$(field young "$r") $(field old "$r")"
 done
 echo 0 > "$FT_DEBUGFS/fault_around_mkold"
 check "fa-gup: unload" ft_unload

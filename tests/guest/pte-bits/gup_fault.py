@@ -4,9 +4,11 @@
 (touch them, /proc/self/clear_refs, MADV_DONTNEED, as ft_faultaround does),
 fault page PAGE in through /proc/self/mem (get_user_pages: nothing touches
 the PTE after the fault, unlike a CPU access, which sets the accessed bit
-itself), then print "rss_kb=N referenced_kb=N" of that mapping from
-/proc/self/smaps: the PTE state exactly as the fault (and fault-around)
-wrote it."""
+itself), print "rss_kb=N" of that mapping from /proc/self/smaps, then
+MADV_PAGEOUT it and print the deltas of foliotune's fa_unmap_young_ptes and
+fa_unmap_old_ptes: the accessed bits exactly as the fault (and fault-around)
+wrote them (MADV_PAGEOUT does not clear them; smaps Referenced would not
+do: get_user_pages() marks the faulting folio PG_referenced)."""
 import ctypes
 import mmap
 import os
@@ -30,7 +32,7 @@ if libc.madvise(start, size, 4):    # MADV_DONTNEED
     sys.exit("madvise: " + os.strerror(ctypes.get_errno()))
 mem = os.open("/proc/self/mem", os.O_RDONLY)
 os.pread(mem, 8, start + page * 4096)
-rss = ref = None
+rss = None
 with open("/proc/self/smaps") as f:
     inside = False
     for line in f:
@@ -38,6 +40,17 @@ with open("/proc/self/smaps") as f:
             inside = int(line.split("-")[0], 16) == start
         elif inside and line.startswith("Rss:"):
             rss = int(line.split()[1])
-        elif inside and line.startswith("Referenced:"):
-            ref = int(line.split()[1])
-print("rss_kb=%s referenced_kb=%s" % (rss, ref))
+
+
+def counters():
+    with open("/sys/kernel/debug/foliotune/vmstat") as f:
+        return dict((k, int(v)) for k, v in (line.split() for line in f))
+
+
+c0 = counters()
+if libc.madvise(start, size, 21):   # MADV_PAGEOUT
+    sys.exit("madvise: " + os.strerror(ctypes.get_errno()))
+c1 = counters()
+print("rss_kb=%s young=%d old=%d" % (
+    rss, c1["fa_unmap_young_ptes"] - c0["fa_unmap_young_ptes"],
+    c1["fa_unmap_old_ptes"] - c0["fa_unmap_old_ptes"]))
