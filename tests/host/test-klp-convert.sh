@@ -395,7 +395,7 @@ else
 	V=$(mktemp -d /var/tmp/test-klp-convert-vm.XXXXXX)
 	[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$W" "$V"' EXIT
 	npos=$(awk '$3 == "init_once" && NF == 3' "$REAL_KALLSYMS" | wc -l)
-	printf 'kallsyms_lookup_name\nsysctl_max_map_count\ninit_once %s\n' "$npos" >"$V/list"
+	printf 'kallsyms_lookup_name\nsysctl_max_map_count\ninit_once %s address\n' "$npos" >"$V/list"
 	cat >"$V/kc_vm.c" <<'MOD'
 #include <linux/module.h>
 #include <linux/kernel.h>
