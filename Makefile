@@ -38,7 +38,7 @@ export KVER KDIR KSRC
 .PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround \
 	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc \
 	debug-kernel check-debug check-debug-catches debug-modules debug-break-rmap debug-verified \
-	debug-verified-current debug-run debug-catches
+	debug-verified-current debug-run debug-catches check-mutants mutant-module
 
 all: module cli progs tools test-modules
 
@@ -112,29 +112,56 @@ tools: tests/tools/ft_write
 tests/tools/%: tests/tools/%.c
 	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -o $@ $<
 
-# build_module_copy DIR KBUILD-ARGS: foliotune.ko built from a copy of
-# module/ in DIR (test-only variants, and the debug-kernel lane's build).
+# build_module_copy DIR KBUILD-ARGS [PATCH]: foliotune.ko built from a
+# fresh copy of module/ in DIR, with PATCH (a diff of module/: -p2 in the
+# flat copy) applied: TEST-ONLY variants (tests/inject/, tests/mutants/)
+# and the debug-kernel lane's build.  Never a change to module/ itself.
 define build_module_copy
+	rm -rf $(1)
 	mkdir -p $(1)
 	cp module/*.c module/*.h module/Kbuild $(1)/
 	cp -r module/verified module/kcopy $(1)/
 	cp $(KLP_LIST) $(1)/
+	$(if $(3),patch -s -p2 -F0 --no-backup-if-mismatch -d $(1) < $(3))
 	$(MAKE) -C $(KDIR) M=$(1) FT_INCLUDE=$(CURDIR)/include \
 		KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) $(2) modules
 	@$(call klp_convert,$(1)/foliotune.ko)
 endef
 
-# Test-only modules: the WARN_ON module for the console-gate self-test and a
-# copy of foliotune that expects another kernel build.
+# Test-only modules: the WARN_ON module for the console-gate self-test, a
+# copy of foliotune that expects another kernel build, and one whose init
+# steps fail on demand (insmod ... fail_at=STEP, tests/inject/).
 test-modules: $(KDIR)/Makefile $(KLP_SYMVERS)
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/modules modules
-	mkdir -p $(BUILD)/wrong-build
-	cp module/*.c module/*.h module/Kbuild $(BUILD)/wrong-build/
-	cp -r module/verified module/kcopy $(BUILD)/wrong-build/
-	cp $(KLP_LIST) $(BUILD)/wrong-build/
-	$(MAKE) -C $(KDIR) M=$(BUILD)/wrong-build FT_TEST_WRONG_BUILD=1 \
-		FT_INCLUDE=$(CURDIR)/include KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) modules
-	@$(call klp_convert,$(BUILD)/wrong-build/foliotune.ko)
+	$(call build_module_copy,$(BUILD)/wrong-build,FT_TEST_WRONG_BUILD=1)
+	$(call build_module_copy,$(BUILD)/inject,,tests/inject/load-failures.patch)
+
+# Mutation lane (docs/mutants.md): each tests/mutants/NAME.patch is one
+# planted bug, built in $(BUILD)/mutants/NAME/ (foliotune.ko from a patched
+# copy of module/, or userspace/foliotune from a patched copy of
+# userspace/), then booted with the tests that must catch it.
+# make check-mutants [MUTANTS='name ...']
+MUTANTS ?= $(sort $(basename $(notdir $(wildcard tests/mutants/*.patch))))
+
+# A mutant that does not build (a stale patch) is reported as missed.
+check-mutants: all
+	-$(MAKE) -k --no-print-directory $(addprefix mutant-,$(MUTANTS))
+	FT_MUTANTS_RECORD=1 tests/mutants/run.sh $(MUTANTS)
+
+mutant-%: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
+	@test -r tests/mutants/$*.patch || { echo "no tests/mutants/$*.patch"; exit 1; }
+	if grep -q '^+++ b/userspace/' tests/mutants/$*.patch; then \
+		rm -rf $(BUILD)/mutants/$* && mkdir -p $(BUILD)/mutants/$*/userspace && \
+		cp userspace/*.c userspace/*.h userspace/Makefile $(BUILD)/mutants/$*/userspace/ && \
+		cp -r include $(BUILD)/mutants/$*/ && \
+		patch -s -p1 -F0 --no-backup-if-mismatch -d $(BUILD)/mutants/$* < tests/mutants/$*.patch && \
+		$(MAKE) -C $(BUILD)/mutants/$*/userspace KVER=$(KVER); \
+	else \
+		$(MAKE) --no-print-directory mutant-module MUTANT=$*; \
+	fi
+
+mutant-module:
+	$(call build_module_copy,$(BUILD)/mutants/$(MUTANT),,tests/mutants/$(MUTANT).patch)
 
 deps:
 	@scripts/deps.sh $(KVER)
@@ -180,12 +207,13 @@ check-debug-catches: debug-kernel cli progs tools
 debug-modules: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
 	$(call build_module_copy,$(BUILD)/module,)
 	$(call build_module_copy,$(BUILD)/wrong-build,FT_TEST_WRONG_BUILD=1)
+	$(call build_module_copy,$(BUILD)/inject,,tests/inject/load-failures.patch)
 	mkdir -p $(BUILD)/tests-modules
 	cp tests/modules/*.c tests/modules/Kbuild $(BUILD)/tests-modules/
 	$(MAKE) -C $(KDIR) M=$(BUILD)/tests-modules modules
 
 debug-break-rmap: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
-	$(call build_module_copy,$(BUILD)/break-rmap,FT_TEST_BREAK_RMAP=1)
+	$(call build_module_copy,$(BUILD)/break-rmap,,tests/mutants/break-rmap.patch)
 
 # module/verified/REL.h for the debug kernel, from its kallsyms (the copied
 # functions are the same source on both builds; only their sizes differ).
@@ -302,5 +330,6 @@ help:
 	@echo '  make debug-kernel     build the debug kernel (DEBUG_VM, PAGE_TABLE_CHECK, lockdep), cached'
 	@echo '  make check-debug      the test-box suites on the debug kernel (README: Debug-kernel lane)'
 	@echo '  make check-debug-catches  a TEST-ONLY rmap-breaking build must be caught there'
+	@echo '  make check-mutants [MUTANTS=...]  planted bugs (tests/mutants/) must each be caught (docs/mutants.md)'
 	@echo '  make install / uninstall   (DESTDIR, PREFIX)'
 	@echo '  make clean'

@@ -33,9 +33,6 @@ int foliotune_check_kernel_build(void)
 {
 	const struct new_utsname *uts = init_utsname();
 
-#ifdef FT_TEST_BREAK_RMAP
-	pr_warn("TEST-ONLY build (FT_TEST_BREAK_RMAP): corrupts rmap counts on purpose\n");
-#endif
 	if (strcmp(uts->release, foliotune_expected_release) ||
 	    strcmp(uts->version, foliotune_expected_version)) {
 		pr_err("unsupported kernel build: expected %s %s, found %s %s\n",

@@ -47,7 +47,8 @@ void foliotune_knob_create(struct dentry *dir, struct ft_knob *knob);
 int foliotune_knob_parse(const char *s, size_t len, u64 *val);
 
 /* reclaim_probes.c: pgpgoutclean, pageref_* (knob reclaim_probes). */
-int foliotune_reclaim_probes_init(struct dentry *dir);
+int foliotune_reclaim_probes_init(void);
+void foliotune_reclaim_probes_debugfs_init(struct dentry *dir);
 void foliotune_reclaim_probes_exit(void);
 
 /* build_check.c: refuse any kernel build we were not verified against. */

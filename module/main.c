@@ -10,8 +10,9 @@
  *   rmmod foliotune
  *
  * Load order: verify the kernel build and the functions we replace (nothing
- * is registered on a foreign build), create the debugfs directory and knobs,
- * then enable the livepatch.  Every step is undone in reverse on failure;
+ * is registered on a foreign build), register the (disarmed) reclaim
+ * probes, create the debugfs directory and knobs, then enable the
+ * livepatch.  Every step is undone in reverse on failure;
  * at unload the livepatch core has already disabled the patch (rmmod of an
  * enabled livepatch module is refused), so only debugfs and the reclaim
  * probes are left to remove (the fault-around tuner's state was reset by
@@ -39,19 +40,22 @@ static int __init foliotune_init(void)
 	if (ret)
 		return ret;
 
+	/* Before debugfs: its reclaim_probes knob arms them. */
+	ret = foliotune_reclaim_probes_init();
+	if (ret)
+		return ret;
+
 	foliotune_dir = debugfs_create_dir(FOLIOTUNE_DEBUGFS_DIR, NULL);
 	if (IS_ERR(foliotune_dir)) {
 		ret = PTR_ERR(foliotune_dir);
 		pr_err("cannot create debugfs directory: %d\n", ret);
-		return ret;
+		goto err_reclaim_probes;
 	}
 	foliotune_build_debugfs_init(foliotune_dir);
 	foliotune_stats_debugfs_init(foliotune_dir);
 	foliotune_unmap_debugfs_init(foliotune_dir);
 	foliotune_fa_debugfs_init(foliotune_dir);
-	ret = foliotune_reclaim_probes_init(foliotune_dir);
-	if (ret)
-		goto err_debugfs;
+	foliotune_reclaim_probes_debugfs_init(foliotune_dir);
 
 	ret = foliotune_livepatch_enable();
 	if (ret) {
@@ -64,14 +68,15 @@ static int __init foliotune_init(void)
 	return 0;
 
 err_fa:
+	/* idempotent: a failed enable ran the unpatch callbacks already */
 	foliotune_fa_exit();
-err_debugfs:
-	/* before the probes go: no knob write may race with that */
 	debugfs_remove_recursive(foliotune_dir);
+err_reclaim_probes:
 	foliotune_reclaim_probes_exit();
 	return ret;
 }
 
+/* The reverse of init; the livepatch core disabled the patch already. */
 static void __exit foliotune_exit(void)
 {
 	foliotune_fa_exit();

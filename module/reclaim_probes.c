@@ -74,7 +74,8 @@ static int ft_pageref_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct ft_pageref_data *d = (struct ft_pageref_data *)ri->data;
 
-	if (regs_get_kernel_argument(regs, 1) != 1)
+	/* int is_locked: only the low 32 bits of the register are defined */
+	if ((int)regs_get_kernel_argument(regs, 1) != 1)
 		return 1;	/* not folio_check_references(): no return hook */
 	d->folio = (struct folio *)regs_get_kernel_argument(regs, 0);
 	d->vm_flags = (unsigned long *)regs_get_kernel_argument(regs, 3);
@@ -156,7 +157,8 @@ static struct ft_knob ft_reclaim_probes_knob = {
 	.set = ft_reclaim_probes_set,
 };
 
-int foliotune_reclaim_probes_init(struct dentry *dir)
+/* Registers both probes, disarmed; nothing is left registered on failure. */
+int foliotune_reclaim_probes_init(void)
 {
 	int ret;
 
@@ -171,12 +173,17 @@ int foliotune_reclaim_probes_init(struct dentry *dir)
 		pr_err("cannot probe folio_referenced: %d\n", ret);
 		goto err_eviction;
 	}
-	foliotune_knob_create(dir, &ft_reclaim_probes_knob);
 	return 0;
 
 err_eviction:
 	unregister_kprobe(&ft_eviction_kp);
 	return ret;
+}
+
+/* <dir>/reclaim_probes, once the probes are registered. */
+void foliotune_reclaim_probes_debugfs_init(struct dentry *dir)
+{
+	foliotune_knob_create(dir, &ft_reclaim_probes_knob);
 }
 
 /* After debugfs is gone: no knob write can race with the unregistering. */

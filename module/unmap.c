@@ -642,37 +642,21 @@ bool foliotune_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 discard:
 		if (unlikely(folio_test_hugetlb(folio)))
 			hugetlb_remove_rmap(folio);
-#ifdef FT_TEST_BREAK_RMAP
-		/*
-		 * TEST-ONLY build (make check-debug-catches): one rmap too few
-		 * per batch, which the debug kernel must catch.  Never built
-		 * by default.
-		 */
-		else if (nr > 1)
-			folio_remove_rmap_ptes(folio, subpage, nr - 1, vma);
-#endif
 		else	/* foliotune: was folio_remove_rmap_pte() */
 			folio_remove_rmap_ptes(folio, subpage, nr, vma);
 		if (vma->vm_flags & VM_LOCKED)
 			mlock_drain_local();
 		folio_put_refs(folio, nr);	/* foliotune: was folio_put() */
-		/* foliotune: account the run, then step past it */
+		/* foliotune: account the run */
 		ft_account_run(nr, why);
-		if (nr > 1) {
-			/*
-			 * Every PTE of the folio in this VMA is gone: done
-			 * (ddd05742b45b).  Otherwise leave pvmw on the run's
-			 * last PTE: the walk's next step adds one page, and
-			 * the run never leaves the page table, so pvmw.pte
-			 * stays inside the mapped table.  Stepping over the
-			 * cleared (pte_none) entries one by one, as the walk
-			 * would, is equivalent: the PTL is held throughout.
-			 */
-			if (nr == folio_nr_pages(folio))
-				goto walk_done;
-			pvmw.pte += nr - 1;
-			pvmw.address += (nr - 1) * PAGE_SIZE;
-		}
+		/*
+		 * foliotune: the whole folio was one run: no PTE of it is left
+		 * in this VMA (ddd05742b45b).  Otherwise the walk steps over
+		 * the run's cleared (pte_none) entries itself, as upstream
+		 * lets it.
+		 */
+		if (nr > 1 && nr == folio_nr_pages(folio))
+			goto walk_done;
 		continue;
 walk_abort:
 		ret = false;

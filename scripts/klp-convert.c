@@ -32,9 +32,10 @@
  *               --write-symvers FILE
  *
  * LIST names the only vmlinux symbols the module may reach this way: one
- * "name [sympos] [address]" per line, '#' starts a comment; "address" says
- * the module takes that function's address on purpose and never calls
- * through it (no IBT warning for it).  KALLSYMS is a
+ * "name [sympos] [address] [replaced]" per line, '#' starts a comment;
+ * "address" says the module takes that function's address on purpose and
+ * never calls through it (allowed under IBT, see below); "replaced" marks a
+ * function the livepatch replaces (see the clone check).  KALLSYMS is a
  * copy of the target kernel's /proc/kallsyms.  SYMVERS is the build's
  * Module.symvers (the exported symbols).  --write-symvers writes a symvers
  * file naming every listed symbol, for modpost (KBUILD_EXTRA_SYMBOLS), so
@@ -43,7 +44,9 @@
  *
  * What it does to IN.ko, writing OUT.ko (IN is not modified):
  *  - checks LIST against KALLSYMS (present; sympos needed and in range for
- *    duplicated names) and SYMVERS (not exported), and that every undefined
+ *    duplicated names; no compiler clone such as name.isra.0 beside a
+ *    "replaced" function: callers of the clone would bypass the patch) and
+ *    SYMVERS (not exported), and that every undefined
  *    symbol of the module is exported or listed (modpost's check, which the
  *    private symvers switched off for the listed ones);
  *  - renames each listed undefined symbol in place (same index) to
@@ -54,9 +57,9 @@
  *    debug info stay where they are, the loader never applies them);
  *  - drops their (CRC 0) entries from __versions;
  *  - writes OUT next to its final name, re-reads and checks it, renames.
- * It warns when a listed function's address is taken (anything but a
- * direct call), unless LIST marks it "address": calling through that
- * pointer would hit IBT.
+ * It fails when a listed function's address is taken (anything but a
+ * direct call) unless LIST marks it "address": calling through that
+ * pointer faults under IBT (Debian builds with it).
  *
  * The conversion runs after modpost and the final link (on the .ko) and
  * before signing; a signed module is refused.  Running it on a module that
@@ -272,6 +275,7 @@ struct klp_sym {
 	unsigned long nr_left;	/* relocations left in non-ALLOC sections */
 	bool referenced;	/* an undefined symbol of the module */
 	bool address_ok;	/* "address" in LIST: its address is taken on purpose */
+	bool replaced;		/* "replaced" in LIST: the livepatch replaces it */
 	char *clone;		/* a "name.isra.0"-like kallsyms symbol */
 };
 
@@ -309,7 +313,7 @@ static int read_list(struct klp_list *l, const char *path)
 	while (getline(&line, &cap, f) > 0) {
 		char *save, *name, *pos, *end;
 		unsigned long sympos = 0;
-		bool address_ok = false;
+		bool address_ok = false, replaced = false;
 		struct klp_sym *s;
 
 		lineno++;
@@ -318,7 +322,7 @@ static int read_list(struct klp_list *l, const char *path)
 		if (!name)
 			continue;
 		pos = strtok_r(NULL, " \t\r", &save);
-		if (pos && strcmp(pos, "address")) {
+		if (pos && strcmp(pos, "address") && strcmp(pos, "replaced")) {
 			errno = 0;
 			sympos = strtoul(pos, &end, 10);
 			if (errno || *end || *pos == '-') {
@@ -331,8 +335,12 @@ static int read_list(struct klp_list *l, const char *path)
 			address_ok = true;
 			pos = strtok_r(NULL, " \t\r", &save);
 		}
+		if (pos && !strcmp(pos, "replaced")) {
+			replaced = true;
+			pos = strtok_r(NULL, " \t\r", &save);
+		}
 		if (pos) {
-			error("%s:%u: expected 'name [sympos] [address]'", path, lineno);
+			error("%s:%u: expected 'name [sympos] [address] [replaced]'", path, lineno);
 			continue;
 		}
 		if (strlen(name) >= KSYM_NAME_LEN || strchr(name, ',')) {
@@ -350,6 +358,7 @@ static int read_list(struct klp_list *l, const char *path)
 		memset(s, 0, sizeof(*s));
 		s->sympos = sympos;
 		s->address_ok = address_ok;
+		s->replaced = replaced;
 		s->line = lineno;
 		l->nr++;
 		if (!htab_add(&l->names, name, (void *)(uintptr_t)l->nr))
@@ -389,7 +398,8 @@ out:
  */
 /*
  * Remember a compiler clone of a listed name (name.isra.0, .constprop.0,
- * .part.0, .cold), for the error message if the name itself is missing.
+ * .part.0, .cold): an error if the name itself is missing, or if the name
+ * is "replaced" (the clone's callers would still run the old code).
  */
 static void note_clone(struct klp_list *l, const char *name)
 {
@@ -557,6 +567,9 @@ static void validate_list(const struct klp_list *l)
 		else if (l->have_addrs && !s->addr)
 			error("%s (list line %u): address 0 in kallsyms; klp_find_object_symbol() takes that for 'not found'",
 			      s->name, s->line);
+		else if (s->replaced && s->clone)
+			error("%s (list line %u): replaced by the livepatch, but kallsyms also has its compiler clone %s: its callers would bypass the patch",
+			      s->name, s->line, s->clone);
 
 		exp = htab_find(&l->exports, s->name);
 		if (exp)
@@ -1038,7 +1051,7 @@ static int convert_relocs(struct module *m)
 			}
 			if (tolower((unsigned char)s->type) == 't' && type != R_X86_64_PLT32 &&
 			    !s->address_ok)
-				warn("%s: %s at %s+0x%lx takes the address of function %s; an indirect call through it faults if its ENDBR is sealed (IBT)",
+				error("%s: %s at %s+0x%lx takes the address of function %s; an indirect call through it faults if its ENDBR is sealed (IBT): mark it 'address' in the list if it is never called",
 				     m->path, reloc_name(type), tsec->name,
 				     (unsigned long)r->r_offset, s->name);
 

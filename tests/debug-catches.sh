@@ -5,7 +5,7 @@
 # (make check-debug-catches; README "Debug-kernel lane".)
 #
 # Boots the debug kernel with the TEST-ONLY build made with
-# FT_TEST_BREAK_RMAP (one rmap too few per batched run, build/debug/
+# tests/mutants/break-rmap.patch (one rmap too few per batched run, build/debug/
 # break-rmap/) and runs batched-unmap integrity cases on it.  Passes only if
 # the kernel itself reports the damage: the boot ends in a crash (vmrun 251)
 # or a console-gate failure (252) with a kernel splat on the console.  The
@@ -56,7 +56,7 @@ rc=$?
 splat='kernel BUG|BUG:|WARNING:|page dumped because|Bad page|page_table_check|VM_BUG_ON'
 {
 	echo "# $(date -u '+%F %T') commit $(git rev-parse --short HEAD 2>/dev/null) vmrun exit $rc"
-	echo "# broken module: $broken (FT_TEST_BREAK_RMAP), cases: $cases"
+	echo "# broken module: $broken (tests/mutants/break-rmap.patch), cases: $cases"
 	grep -m1 'TEST-ONLY build' "$log" "${log%.log}.dmesg.txt" 2>/dev/null | head -1 | sed 's/^[^:]*://'
 	# From the first splat line on: what the kernel said.
 	grep -hE -m1 -A24 "$splat" "$log" 2>/dev/null

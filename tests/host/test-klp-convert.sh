@@ -180,8 +180,8 @@ expect "basic: --verbose prints one line per converted symbol with its count" \
 		 grep -qx 'klp-convert: dup_fn -> .klp.sym.vmlinux.dup_fn,2: 1 relocation' '$W/basic.out' &&
 		 grep -q '^klp-convert: hidden_var -> .klp.sym.vmlinux.hidden_var,0: 4 relocations' '$W/basic.out' &&
 		 grep -qx 'klp-convert: unused_fn: listed, not referenced' '$W/basic.out'"
-expect "basic: warns when a listed function's address is taken (IBT)" "$(cat "$W/basic.err")" \
-	grep -q 'R_X86_64_64 at .data+0x0 takes the address of function hidden_fn' "$W/basic.err"
+expect "basic: no warning or error ('address' marks hidden_fn)" "$(tr '\n' '|' <"$W/basic.err")" \
+	[ ! -s "$W/basic.err" ]
 
 # --- refusals ---------------------------------------------------------------
 
@@ -200,7 +200,7 @@ printf 'hidden_fn\nhidden_var\ndup_fn 3\n' >"$W/list-pos3"
 convert "$IN" "$W/x.ko" "$W/list-pos3"
 refused "sympos out of range is refused (module symbols not counted)" "dup_fn (list line 3): sympos 3 out of range"
 
-printf 'hidden_fn 1\nhidden_var\ndup_fn 1\n' >"$W/list-pos1"
+printf 'hidden_fn 1 address\nhidden_var\ndup_fn 1\n' >"$W/list-pos1"
 convert "$IN" "$W/pos1.ko" "$W/list-pos1"
 expect "sympos 1 of a duplicate (and of a unique name) is accepted" "rc=$rc $(head -c 200 "$W/err")" \
 	bash -c "[ $rc -eq 0 ] && '$DUMP' '$W/pos1.ko' | grep -qP '^sym\t\d+\t\.klp\.sym\.vmlinux\.dup_fn,1\t' &&
@@ -241,21 +241,43 @@ printf 'hidden_fn\nhidden_fn\nhidden_var x\n' >"$W/list-bad"
 convert "$IN" "$W/x.ko" "$W/list-bad"
 refused "malformed list (duplicate entry, bad sympos) is refused" "hidden_fn is already listed on line 1"
 
-printf 'hidden_fn 0 address extra\nhidden_var address 1\n' >"$W/list-bad2"
+printf 'hidden_fn 0 address extra\nhidden_var address 1\ndup_fn 2 replaced address\n' >"$W/list-bad2"
 convert "$IN" "$W/x.ko" "$W/list-bad2"
-refused "list: a token after 'address', or sympos after it, is refused" "expected 'name \[sympos\] \[address\]'"
+refused "list: a token after 'address', sympos after it, or 'replaced address' is refused" \
+	"expected 'name \[sympos\] \[address\] \[replaced\]'"
+expect "list: ... each bad line named (3 errors)" "$(tr '\n' '|' <"$W/err")" grep -q '3 errors' "$W/err"
 
-# "address": the address is taken on purpose, no IBT warning for it
-sed 's/^hidden_fn$/hidden_fn address/' "$LIST" >"$W/list-addr"
-convert "$IN" "$W/addr.ko" "$W/list-addr"
-expect "list: 'address' converts as before" "exit $rc: $(head -c 300 "$W/err" | tr '\n' '|')" \
-	[ "$rc" -eq 0 ]
-expect "list: 'address' silences the IBT warning for it" "$(tr '\n' '|' <"$W/err")" \
-	bash -c "! grep -q 'takes the address of function hidden_fn' '$W/err'"
-"$DUMP" "$W/addr.ko" | grep -v '^file' >"$W/addr.dump"
-"$DUMP" "$OUT" | grep -v '^file' >"$W/out.dump2"
-expect "list: 'address' changes nothing in the converted module" "$(diff "$W/out.dump2" "$W/addr.dump" | head -5 | tr '\n' '|')" \
-	cmp -s "$W/out.dump2" "$W/addr.dump"
+# Without "address", taking a listed function's address is an error (IBT).
+sed 's/^hidden_fn address.*$/hidden_fn/' "$LIST" >"$W/list-noaddr"
+convert "$IN" "$W/noaddr-mark.ko" "$W/list-noaddr"
+refused "list: a listed function's address taken without 'address' is refused (IBT)" \
+	'R_X86_64_64 at .data+0x0 takes the address of function hidden_fn'
+expect "list: ... and no output is written" "output exists" [ ! -e "$W/noaddr-mark.ko" ]
+
+# "replaced": a compiler clone beside the name is an error, and only then.
+printf 'hidden_fn address replaced\nhidden_var\ndup_fn 2\nclone_fn replaced\n' >"$W/list-repl"
+printf 'ffffffff81007000 t clone_fn\n' | cat "$KALLSYMS" - >"$W/kallsyms-clone"
+kc --list "$W/list-repl" --kallsyms "$W/kallsyms-clone" --symvers "$SYMVERS" "$IN" "$W/x.ko"
+refused "list: a 'replaced' function with a compiler clone beside it is refused (clone named)" \
+	"clone_fn (list line 4): replaced by the livepatch, but kallsyms also has its compiler clone clone_fn.isra.0"
+expect "list: ... and only that one (hidden_fn has no clone)" "$(tr '\n' '|' <"$W/err")" \
+	bash -c "grep -q '1 error' '$W/err' && ! grep -q 'hidden_fn' '$W/err'"
+for c in constprop.0 part.1 cold isra.2; do
+	printf 'ffffffff81001800 t hidden_fn.%s\n' "$c" | cat "$KALLSYMS" - >"$W/kallsyms-c"
+	kc --list "$W/list-repl" --kallsyms "$W/kallsyms-c" --symvers "$SYMVERS" --write-symvers "$W/x.symvers"
+	refused "list: a 'replaced' function with a .$c clone is refused" \
+		"hidden_fn (list line 1): replaced by the livepatch, but kallsyms also has its compiler clone hidden_fn.$c"
+done
+printf 'hidden_fn address\nhidden_var\ndup_fn 2\nclone_fn\n' >"$W/list-norepl"
+kc --list "$W/list-norepl" --kallsyms "$W/kallsyms-clone" --symvers "$SYMVERS" "$IN" "$W/norepl.ko"
+expect "list: a clone beside a listed function that is only called is fine" \
+	"exit $rc: $(head -c 300 "$W/err" | tr '\n' '|')" [ "$rc" -eq 0 ]
+
+# foliotune's own list marks exactly the functions its livepatch replaces.
+repl_list=$(awk '$1 !~ /^#/ && / replaced( |$)/ { print $1 }' "$TOP/module/klp-symbols.list" | sort | tr '\n' ' ')
+repl_klp=$(sed -n 's/^[[:space:]]*\.old_name = "\([a-z_0-9]*\)",$/\1/p' "$TOP/module/livepatch.c" | sort | tr '\n' ' ')
+expect "module list: 'replaced' marks exactly livepatch.c's old_name functions ($repl_klp)" \
+	"list: '$repl_list', livepatch.c: '$repl_klp'" [ -n "$repl_klp" -a "$repl_list" = "$repl_klp" ]
 
 printf 'hidden_var\n' >"$W/list-var"
 convert "$W/t-jump.o" "$W/x.ko" "$W/list-var"
@@ -373,7 +395,7 @@ else
 	V=$(mktemp -d /var/tmp/test-klp-convert-vm.XXXXXX)
 	[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$W" "$V"' EXIT
 	npos=$(awk '$3 == "init_once" && NF == 3' "$REAL_KALLSYMS" | wc -l)
-	printf 'kallsyms_lookup_name\nsysctl_max_map_count\ninit_once %s\n' "$npos" >"$V/list"
+	printf 'kallsyms_lookup_name\nsysctl_max_map_count\ninit_once %s address\n' "$npos" >"$V/list"
 	cat >"$V/kc_vm.c" <<'MOD'
 #include <linux/module.h>
 #include <linux/kernel.h>

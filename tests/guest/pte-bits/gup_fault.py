@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""gup_fault.py FILE PAGE - map FILE, clear the accessed state of its pages
+(touch them, /proc/self/clear_refs, MADV_DONTNEED, as ft_faultaround does),
+fault page PAGE in through /proc/self/mem (get_user_pages: nothing touches
+the PTE after the fault, unlike a CPU access, which sets the accessed bit
+itself), print "rss_kb=N" of that mapping from /proc/self/smaps, then
+MADV_PAGEOUT it and print the deltas of foliotune's fa_unmap_young_ptes and
+fa_unmap_old_ptes: the accessed bits exactly as the fault (and fault-around)
+wrote them (MADV_PAGEOUT does not clear them; smaps Referenced would not
+do: get_user_pages() marks the faulting folio PG_referenced)."""
+import ctypes
+import mmap
+import os
+import sys
+
+path, page = sys.argv[1], int(sys.argv[2])
+fd = os.open(path, os.O_RDONLY)
+m = mmap.mmap(fd, os.path.getsize(path), mmap.MAP_SHARED, mmap.PROT_READ)
+real = os.path.realpath(path)
+with open("/proc/self/maps") as f:
+    start = next(int(line.split("-")[0], 16) for line in f
+                 if line.rstrip("\n").endswith(" " + real))
+size = len(m)
+for off in range(0, size, 4096):
+    m[off]
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("1")            # PTE accessed bits and PG_referenced
+libc = ctypes.CDLL(None, use_errno=True)
+libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+if libc.madvise(start, size, 4):    # MADV_DONTNEED
+    sys.exit("madvise: " + os.strerror(ctypes.get_errno()))
+mem = os.open("/proc/self/mem", os.O_RDONLY)
+os.pread(mem, 8, start + page * 4096)
+rss = None
+with open("/proc/self/smaps") as f:
+    inside = False
+    for line in f:
+        if "-" in line.split()[0] and len(line.split()) >= 5:
+            inside = int(line.split("-")[0], 16) == start
+        elif inside and line.startswith("Rss:"):
+            rss = int(line.split()[1])
+
+
+def counters():
+    with open("/sys/kernel/debug/foliotune/vmstat") as f:
+        return dict((k, int(v)) for k, v in (line.split() for line in f))
+
+
+c0 = counters()
+if libc.madvise(start, size, 21):   # MADV_PAGEOUT
+    sys.exit("madvise: " + os.strerror(ctypes.get_errno()))
+c1 = counters()
+print("rss_kb=%s young=%d old=%d" % (
+    rss, c1["fa_unmap_young_ptes"] - c0["fa_unmap_young_ptes"],
+    c1["fa_unmap_old_ptes"] - c0["fa_unmap_old_ptes"]))

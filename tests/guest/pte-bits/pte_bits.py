@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""pte_bits.py CASE [FILE] - one batched-unmap scenario whose bug would lose
+a PTE bit or leave PTEs mapped, run in this process (pagemap, kpageflags and
+getrusage are per process).  Prints "key=value ..." on one line; the shell
+test (tests/guest/test-unmap-pte-bits.sh) checks them.  Needs root.
+
+  partial FILE  file folios with a hole (one PTE zapped mid-folio): each folio
+                is unmapped in two runs.  After memory.reclaim, every folio
+                must be all mapped or all unmapped: mixed = folios with some
+                PTEs left behind.
+  dirty         anon shmem, 64K folios, read-faulted (PTEs writable, clean)
+                then written through the mapping: only the PTE dirty bits
+                know.  After MADV_PAGEOUT the data must read back.
+  lazyfree      anon 64K folios, MADV_FREE, soft-dirty cleared (PTEs
+                read-only), the first half of each folio written again
+                (writable, dirty): reclaim must put back the written half
+                and leave the other half read-only and not soft-dirty.
+"""
+import ctypes
+import mmap
+import os
+import resource
+import sys
+
+PAGE = 4096
+VMSTAT = "/sys/kernel/debug/foliotune/vmstat"
+# <asm-generic/mman-common.h>; Debian 12's Python lacks mmap's MADV_PAGEOUT
+MADV_DONTNEED, MADV_FREE, MADV_PAGEOUT = 4, 8, 21
+libc = ctypes.CDLL(None, use_errno=True)
+libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+
+
+def madvise(m, advice, off=0, length=None):
+    """madvise() of [off, off + length) of the mmap object m."""
+    if length is None:
+        length = len(m) - off
+    if libc.madvise(addr_of(m) + off, length, advice):
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err))
+
+
+def addr_of(m):
+    return ctypes.addressof(ctypes.c_char.from_buffer(m))
+
+
+def pagemap(addr, n):
+    with open("/proc/self/pagemap", "rb") as f:
+        f.seek(addr // PAGE * 8)
+        data = f.read(8 * n)
+    return [int.from_bytes(data[i * 8:i * 8 + 8], "little") for i in range(n)]
+
+
+def kpageflags(pfns):
+    out = []
+    with open("/proc/kpageflags", "rb") as f:
+        for pfn in pfns:
+            f.seek(pfn * 8)
+            out.append(int.from_bytes(f.read(8), "little"))
+    return out
+
+
+def present(e):
+    return (e >> 63) & 1
+
+
+def soft_dirty(e):
+    return (e >> 55) & 1
+
+
+def pfn(e):
+    return e & ((1 << 55) - 1)
+
+
+def counters():
+    c = {}
+    with open(VMSTAT) as f:
+        for line in f:
+            k, v = line.split()
+            c[k] = int(v)
+    return c
+
+
+def delta(c0, c1, *names):
+    return sum(c1[n] - c0[n] for n in names)
+
+
+def pattern(i):
+    return (b"%08d" % i) * (PAGE // 8)
+
+
+def case_partial(path):
+    size = os.path.getsize(path)
+    n = size // PAGE
+    fd = os.open(path, os.O_RDWR)
+    m = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+    a = addr_of(m)
+    for i in range(n):
+        m[i * PAGE]
+    pm = pagemap(a, n)
+    flags = kpageflags([pfn(e) for e in pm])
+    # folio id of each page: the index of its head page (KPF_COMPOUND_HEAD
+    # bit 15, KPF_COMPOUND_TAIL bit 16); order-0 pages are their own folio
+    folio, head, large = [], -1, 0
+    for i, fl in enumerate(flags):
+        if fl & (1 << 15):
+            head = i
+            large += 1
+        elif not fl & (1 << 16):
+            head = i
+        folio.append(head)
+    # a hole in every large folio of at least 4 pages: zap its 3rd page
+    holes = set()
+    for i in range(n):
+        if folio[i] == i and i + 3 < n and folio[i + 3] == i:
+            holes.add(i + 2)
+            madvise(m, MADV_DONTNEED, (i + 2) * PAGE, PAGE)
+    c0 = counters()
+    try:
+        with open("/sys/fs/cgroup/ft-pte-bits/memory.reclaim", "w") as f:
+            f.write("%d" % (2 * size))
+    except OSError:
+        pass            # EAGAIN: not all of it; the check below is per folio
+    c1 = counters()
+    pm = pagemap(a, n)
+    groups = {}
+    for i in range(n):
+        if i not in holes:
+            groups.setdefault(folio[i], []).append(present(pm[i]))
+    mixed = sum(1 for g in groups.values() if 0 < sum(g) < len(g))
+    holed_gone = sum(1 for h in holes if not any(groups[folio[h]]))
+    print("large=%d holes=%d holed_unmapped=%d mixed=%d batches=%d calls=%d" % (
+        large, len(holes), holed_gone, mixed,
+        delta(c0, c1, "unmap_batches"), delta(c0, c1, "unmap_calls")))
+
+
+def case_dirty():
+    size = 4 << 20
+    n = size // PAGE
+    m = mmap.mmap(-1, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+    for i in range(n):
+        m[i * PAGE]                     # read faults: writable, clean PTEs
+    for i in range(n):
+        m[i * PAGE:(i + 1) * PAGE] = pattern(i)   # no fault: PTE dirty bit only
+    c0 = counters()
+    madvise(m, MADV_PAGEOUT)
+    c1 = counters()
+    a = addr_of(m)
+    gone = n - sum(present(e) for e in pagemap(a, n))
+    bad = sum(1 for i in range(n) if m[i * PAGE:(i + 1) * PAGE] != pattern(i))
+    print("pages=%d unmapped=%d bad=%d order4=%d" % (
+        n, gone, bad, delta(c0, c1, "unmap_batch_order4")))
+
+
+def case_lazyfree():
+    blk = 64 << 10
+    size = 1 << 20
+    n = size // PAGE
+    raw = mmap.mmap(-1, size + blk, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
+                    mmap.PROT_READ | mmap.PROT_WRITE)
+    off = -addr_of(raw) % blk
+    a = addr_of(raw) + off
+    for i in range(n):
+        raw[off + i * PAGE] = 1         # 64K folios
+    madvise(raw, MADV_FREE, off, size)
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("4")                    # soft-dirty clear: every PTE read-only
+    per = blk // PAGE
+    for i in range(n):
+        if i % per < per // 2:
+            raw[off + i * PAGE] = 2     # first half: writable, dirty again
+    c0 = counters()
+    madvise(raw, MADV_PAGEOUT, off, size)
+    c1 = counters()
+    pm = pagemap(a, n)
+    second = [i for i in range(n) if i % per >= per // 2]
+    sd_leak = sum(soft_dirty(pm[i]) for i in second)
+    mapped = sum(present(pm[i]) for i in second)
+    f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for i in range(0, n, per):
+        raw[off + (i + per // 2) * PAGE] = 3    # read-only PTE: one fault each
+    f1 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    print("folios=%d second_half_mapped=%d soft_dirty_leaked=%d write_faults=%d restored=%d" % (
+        n // per, mapped, sd_leak, f1 - f0, delta(c0, c1, "unmap_restored_ptes")))
+
+
+if __name__ == "__main__":
+    case = sys.argv[1]
+    if case == "partial":
+        case_partial(sys.argv[2])
+    elif case == "dirty":
+        case_dirty()
+    elif case == "lazyfree":
+        case_lazyfree()
+    else:
+        sys.exit("unknown case " + case)
