@@ -1,0 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef FT_COMPAT_STRING_H
+#define FT_COMPAT_STRING_H
+#include <string.h>
+#endif
