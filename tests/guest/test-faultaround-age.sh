@@ -56,6 +56,8 @@ check_eq "fa-age: the tuner starts young (mkold 0, age_old 0)" "0 0" \
 	"$(<"$D/fault_around_mkold") $(state age_old)"
 
 "$P" prep "$F" 96 > /dev/null
+# out of the page cache: charged to the root memcg, it would never be reclaimed
+"$P" drop "$F"
 echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 mkdir -p "$CG"
 echo 32M > "$CG/memory.max"
@@ -90,6 +92,7 @@ check "fa-age: ... only after 4 quiet periods (${quiet:-?} ms >= $((4 * PERIOD_M
 
 # ---- data while the age flips ----
 echo 20M > "$CG/memory.max"
+"$P" drop "$F"
 bash -c "echo \$\$ > $CG/cgroup.procs && exec $P verify $F 20" > /tmp/ft-fa-age.out 2>&1
 rc=$?
 check "fa-age: data read back intact under pressure with the age on ($(tail -1 /tmp/ft-fa-age.out))" \
