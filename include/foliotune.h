@@ -21,28 +21,39 @@
 #define FOLIOTUNE_AUTO_STATE_FILE	"fault_around_auto_state" /* 0444, tuner state */
 
 /*
- * Knobs: X(name, kind, unit, help).  Every knob is a 0600 debugfs file in
- * FOLIOTUNE_DEBUGFS_DIR holding one decimal value.  "kind" tells the CLI how
- * to parse a value: BOOL accepts 0/1/on/off, BYTES accepts unit suffixes
- * (4K, 64K, 2M), ENUM and UINT plain decimals.  A knob the loaded module
- * does not provide yet simply has no file.  New knobs go at the end.
+ * Knobs: X(name, kind, unit, min, max, help).  Every knob is a 0600 debugfs
+ * file in FOLIOTUNE_DEBUGFS_DIR holding one decimal value.  "kind" tells the
+ * CLI how to parse a value: BOOL accepts 0/1/on/off, BYTES accepts unit
+ * suffixes (4K, 64K, 2M), ENUM and UINT plain decimals.  min..max is the
+ * documented range: the CLI refuses values outside it, the module's own
+ * checks (its errno) have the last word on what it passes.  A knob the
+ * loaded module does not provide yet simply has no file.  New knobs go at
+ * the end.
  */
+#define FOLIOTUNE_FA_BYTES_MIN		4096		/* one page (x86-64) */
+#define FOLIOTUNE_FA_BYTES_MAX		2097152		/* PTRS_PER_PTE pages */
+#define FOLIOTUNE_FA_PERIOD_MIN_MS	100
+#define FOLIOTUNE_FA_PERIOD_MAX_MS	60000
+
 #define FOLIOTUNE_KNOBS(X)						\
-	X(unmap_batch, BOOL, "bool",					\
+	X(unmap_batch, BOOL, "bool", 0, 1,				\
 	  "batch PTE runs of large folios in try_to_unmap_one (0 = stock algorithm)") \
 	X(fault_around_bytes, BYTES, "bytes",				\
-	  "kernel fault-around window (4K..2M, power of two)")		\
-	X(fault_around_mkold, ENUM, "0|1|2",				\
+	  FOLIOTUNE_FA_BYTES_MIN, FOLIOTUNE_FA_BYTES_MAX,		\
+	  "kernel fault-around window (rounded down to a power of two, as the kernel does)") \
+	X(fault_around_mkold, ENUM, "0|1|2", 0, 2,			\
 	  "pre-mapped PTEs: 0 young (stock), 1 old except the faulting run, 2 old except the faulting page") \
-	X(fault_around_auto, BOOL, "bool",				\
+	X(fault_around_auto, BOOL, "bool", 0, 1,			\
 	  "let the tuner pick fault_around_bytes from feedback (it maps 1 in 8 pre-mapped windows old to sample their use)") \
 	X(fault_around_auto_max_bytes, BYTES, "bytes",			\
+	  FOLIOTUNE_FA_BYTES_MIN, FOLIOTUNE_FA_BYTES_MAX,		\
 	  "largest window the tuner may choose")			\
 	X(fault_around_auto_period_ms, UINT, "ms",			\
+	  FOLIOTUNE_FA_PERIOD_MIN_MS, FOLIOTUNE_FA_PERIOD_MAX_MS,	\
 	  "tuner period")						\
-	X(reclaim_probes, BOOL, "bool",					\
+	X(reclaim_probes, BOOL, "bool", 0, 1,				\
 	  "count pgpgoutclean and pageref_* (kprobes on reclaim; record arms them)") \
-	X(fault_around_auto_age, BOOL, "bool",				\
+	X(fault_around_auto_age, BOOL, "bool", 0, 1,			\
 	  "let the tuner also decide the age of pre-mapped PTEs: old (as mkold=2) under file reclaim pressure, young otherwise")
 
 /*

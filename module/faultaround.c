@@ -472,6 +472,10 @@ static unsigned long ft_fa_vm_events[NR_VM_EVENT_ITEMS];
 static void ft_fa_auto_work_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(ft_fa_auto_work, ft_fa_auto_work_fn);
 
+/* The range include/foliotune.h documents is what these rules accept. */
+static_assert(PAGE_SIZE == FOLIOTUNE_FA_BYTES_MIN);
+static_assert(PTRS_PER_PTE * PAGE_SIZE == FOLIOTUNE_FA_BYTES_MAX);
+
 /* The kernel's rules, mm/memory.c:5209-5222 fault_around_bytes_set(). */
 static int ft_fa_bytes_to_pages(u64 val, unsigned long *pages)
 {
@@ -838,8 +842,8 @@ static struct ft_knob ft_fa_knobs[] = {
 	},
 	{
 		.name = "fault_around_auto_period_ms",
-		.min = 100,
-		.max = 60000,
+		.min = FOLIOTUNE_FA_PERIOD_MIN_MS,
+		.max = FOLIOTUNE_FA_PERIOD_MAX_MS,
 		.get = ft_fa_auto_period_get,
 		.set = ft_fa_auto_period_set,
 	},

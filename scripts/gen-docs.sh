@@ -53,8 +53,18 @@ static const char *source(const char *name)
 	return "module init (`main.c`)";
 }
 
-#define KNOB(name, kind, unit, help) \
-	printf("| `%s` | %s | ", #name, #kind); cell(unit); printf(" | "); cell(help); printf(" |\n");
+/* "4K..2M" for bytes, "100..60000" for numbers; bool and enum need none */
+static void range(const char *kind, unsigned long long min, unsigned long long max)
+{
+	if (!strcmp(kind, "BYTES"))
+		printf(", %lluK..%lluM", min >> 10, max >> 20);
+	else if (!strcmp(kind, "UINT"))
+		printf(", %llu..%llu", min, max);
+}
+
+#define KNOB(name, kind, unit, min, max, help) \
+	printf("| `%s` | %s | ", #name, #kind); cell(unit); range(#kind, min, max); \
+	printf(" | "); cell(help); printf(" |\n");
 #define COUNTER(name, help) \
 	printf("| `%s` | ", #name); cell(help); printf(" | %s |\n", source(#name));
 

@@ -39,6 +39,7 @@
 extern bool ft_json;			/* -j/--json */
 extern json_writer_t *ft_jw;		/* valid when ft_json */
 extern const char *ft_prog;
+extern const char *ft_cmd_name;		/* the command running, or NULL */
 
 void ft_set_json(bool on);
 /* Report an error (text on stderr, or a JSON object on stdout); returns code. */
@@ -102,6 +103,7 @@ struct ft_knob {
 	enum ft_kind kind;
 	const char *kind_name;
 	const char *unit;
+	uint64_t min, max;	/* documented range (foliotune.h) */
 	const char *help;
 };
 extern const struct ft_knob ft_knobs[];
@@ -165,8 +167,9 @@ int ft_parse_build(const char *content, struct ft_build *b);
 int ft_cmd_load(int argc, char **argv);
 int ft_cmd_unload(int argc, char **argv);
 
-/* ---- status.c ---- */
+/* ---- status.c: status, and the support part of --version ---- */
 int ft_cmd_status(int argc, char **argv);
+void ft_print_version(void);
 
 /* ---- record.c: record files ---- */
 struct ft_rec_counter {
@@ -215,6 +218,10 @@ int ft_cmd_compare(int argc, char **argv);
 
 /* ---- options.c: usage and option helpers ---- */
 void ft_usage(FILE *f);
+/* One command's usage; -ENOENT if cmd is not a command. */
+int ft_command_usage(const char *cmd, FILE *f);
+/* A knob's range as text: "4K..2M", "100..60000". */
+void ft_knob_range(const struct ft_knob *k, char *buf, size_t len);
 /*
  * Common getopt_long handling: -j, -h, option errors.  Returns -1 to go on,
  * else the exit code (help printed: 0; bad option: 1).

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -14,8 +13,8 @@
 
 #include "ft.h"
 
-#define FT_KNOB_ENTRY(name, kind, unit, help) \
-	{ #name, FT_KIND_##kind, #kind, unit, help },
+#define FT_KNOB_ENTRY(name, kind, unit, min, max, help) \
+	{ #name, FT_KIND_##kind, #kind, unit, min, max, help },
 const struct ft_knob ft_knobs[] = {
 	FOLIOTUNE_KNOBS(FT_KNOB_ENTRY)
 };
@@ -123,7 +122,6 @@ int ft_parse_value(const struct ft_knob *k, const char *s, uint64_t *out,
 		   char *msg, size_t msglen)
 {
 	const char *what;
-	uint64_t max = UINT64_MAX;
 	bool units = false, b;
 	int err;
 
@@ -144,11 +142,10 @@ int ft_parse_value(const struct ft_knob *k, const char *s, uint64_t *out,
 		what = "a byte count such as 4096, 4K, 64K or 2M";
 		break;
 	case FT_KIND_UINT:
-		max = UINT_MAX;
 		what = "a non-negative decimal number";
 		break;
 	default:
-		what = "one of";
+		what = "";
 		break;
 	}
 	if (*s == '-' && isdigit((unsigned char)s[1])) {
@@ -156,19 +153,23 @@ int ft_parse_value(const struct ft_knob *k, const char *s, uint64_t *out,
 			 s, k->name);
 		return -EINVAL;
 	}
-	err = ft_parse_u64(s, units, max, out);
-	if (err == -ERANGE) {
-		ft_msg(msg, msglen, "invalid value '%s' for %s: out of range (max %" PRIu64 ")",
-			 s, k->name, max);
-		return err;
+	err = ft_parse_u64(s, units, UINT64_MAX, out);
+	if (k->kind == FT_KIND_ENUM && (err || !ft_enum_allows(k->unit, *out))) {
+		ft_msg(msg, msglen, "invalid value '%s' for %s: expected one of %s",
+		       s, k->name, k->unit);
+		return -EINVAL;
 	}
-	if (err || (k->kind == FT_KIND_ENUM && !ft_enum_allows(k->unit, *out))) {
-		if (k->kind == FT_KIND_ENUM)
-			ft_msg(msg, msglen, "invalid value '%s' for %s: expected one of %s",
-				 s, k->name, k->unit);
-		else
-			ft_msg(msg, msglen, "invalid value '%s' for %s: expected %s",
-				 s, k->name, what);
+	if (err == -ERANGE || (!err && (*out < k->min || *out > k->max))) {
+		char range[64];
+
+		ft_knob_range(k, range, sizeof(range));
+		ft_msg(msg, msglen, "invalid value '%s' for %s: out of range %s %s",
+		       s, k->name, range, k->unit);
+		return -ERANGE;
+	}
+	if (err) {
+		ft_msg(msg, msglen, "invalid value '%s' for %s: expected %s",
+		       s, k->name, what);
 		return -EINVAL;
 	}
 	return 0;

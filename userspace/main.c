@@ -14,6 +14,8 @@ struct ft_command {
 	int (*fn)(int argc, char **argv);
 };
 
+static int ft_cmd_help(int argc, char **argv);
+
 static const struct ft_command ft_commands[] = {
 	{ "status", ft_cmd_status },
 	{ "load", ft_cmd_load },
@@ -23,19 +25,26 @@ static const struct ft_command ft_commands[] = {
 	{ "stat", ft_cmd_stat },
 	{ "record", ft_cmd_record },
 	{ "compare", ft_cmd_compare },
+	{ "help", ft_cmd_help },
 };
 
-static void ft_version(void)
+/* help [COMMAND]: the global usage, or one command's */
+static int ft_cmd_help(int argc, char **argv)
 {
-	if (ft_json) {
-		jsonw_start_object(ft_jw);
-		jsonw_string_field(ft_jw, "version", FOLIOTUNE_VERSION);
-		jsonw_string_field(ft_jw, "kernel", FOLIOTUNE_KVER);
-		jsonw_end_object(ft_jw);
-	} else {
-		printf("%s %s (built for kernel %s)\n", FOLIOTUNE_NAME,
-		       FOLIOTUNE_VERSION, FOLIOTUNE_KVER);
+	const char *cmd = argc == 2 ? argv[1] : NULL;
+
+	ft_set_json(false);
+	if (argc > 2)
+		return ft_usage_error(EINVAL, "help: expected at most one COMMAND");
+	if (!cmd) {
+		ft_usage(stdout);
+		return FT_EXIT_OK;
 	}
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
+		cmd = "help";
+	if (ft_command_usage(cmd, stdout))
+		return ft_usage_error(EINVAL, "help: unknown command '%s'", cmd);
+	return FT_EXIT_OK;
 }
 
 /* -j before "--" anywhere: JSON for option errors too */
@@ -63,10 +72,10 @@ int main(int argc, char **argv)
 
 	opterr = 0;
 	ft_prescan_json(argc, argv);
-	while ((c = getopt_long(argc, argv, "+:jh", ft_global_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:jhV", ft_global_opts, NULL)) != -1) {
 		if (c == 'V') {
 			ft_set_json(ft_json_requested);
-			ft_version();
+			ft_print_version();
 			ret = FT_EXIT_OK;
 			goto out;
 		}
@@ -88,6 +97,7 @@ int main(int argc, char **argv)
 			char **sub_argv = argv + optind;
 
 			optind = 0;	/* reinitialise getopt for the command */
+			ft_cmd_name = ft_commands[i].name;
 			ret = ft_commands[i].fn(sub_argc, sub_argv);
 			goto out;
 		}

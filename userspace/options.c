@@ -1,15 +1,176 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * options.c - usage text and option handling shared by the commands.
+ * options.c - usage texts (one table: the global help lists the commands,
+ * "COMMAND --help" prints one of them) and option handling shared by the
+ * commands.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ft.h"
 
 bool ft_json_requested;
+
+struct ft_help {
+	const char *name;
+	const char *args;	/* after the command name */
+	const char *summary;	/* global help: the lines after the synopsis */
+	const char *text;	/* COMMAND --help: what it does */
+	const char *options;	/* COMMAND --help: its own options */
+	bool knobs;		/* COMMAND --help: list the knobs */
+};
+
+static const struct ft_help ft_helps[] = {
+	{ "status", "",
+	  "kernel build and support, module and livepatch\n"
+	  "state, patched functions, knobs, auto-tuner state",
+	  "Print the running kernel's build and whether foliotune supports it, whether\n"
+	  "the module is loaded, the livepatch state and patched functions, every knob\n"
+	  "and the auto-tuner's state.  Exits 2 on a locked-down kernel.\n",
+	  NULL, false },
+	{ "load", "[-t SECONDS] [PATH]",
+	  "load the module and wait for the livepatch\n"
+	  "transition",
+	  "Load the module (finit_module) and wait until the livepatch transition is\n"
+	  "complete.  PATH defaults to /lib/modules/$(uname -r)/updates/foliotune.ko\n"
+	  "(make install), else the module of the source tree this program was built\n"
+	  "from.  On a timeout the tasks not yet patched are listed.\n",
+	  "  -t, --timeout SECONDS     how long to wait for the transition (default 60)\n",
+	  false },
+	{ "unload", "[-t SECONDS]",
+	  "disable the livepatch, wait for the transition,\n"
+	  "remove the module",
+	  "Disable the livepatch, wait for the transition, then remove the module\n"
+	  "(delete_module).\n",
+	  "  -t, --timeout SECONDS     how long to wait for the whole unload (default 60)\n",
+	  false },
+	{ "get", "KNOB",
+	  "print the value of KNOB",
+	  "Print the current value of KNOB.\n",
+	  NULL, true },
+	{ "set", "KNOB VALUE",
+	  "check VALUE against the knob's range and write it",
+	  "Check VALUE (its kind and range, below) and write it to KNOB; the module\n"
+	  "may still refuse it (its error is reported, exit status 2).\n",
+	  NULL, true },
+	{ "stat", "[-i SECONDS [-c COUNT]]",
+	  "print the module's counters; with -i, the deltas\n"
+	  "of every interval",
+	  "Print the module's counters as \"name value\" lines; with -i, print the\n"
+	  "change of every counter during each interval.\n",
+	  "  -i, --interval SECONDS    repeat every SECONDS and print the deltas\n"
+	  "  -c, --count COUNT         stop after COUNT intervals (needs -i)\n",
+	  false },
+	{ "record", "[-o FILE] [-l LABEL] [-s KNOB=VALUE]... -- COMMAND [ARG]...",
+	  "apply settings, run COMMAND, restore settings and\n"
+	  "write the counter deltas to a record file",
+	  "Apply the settings, run COMMAND, restore the settings and write the deltas\n"
+	  "of the module's counters and of /proc/vmstat, the wall time and the exit\n"
+	  "status to a record file (format: foliotune(8), RECORD FILES).  As root it\n"
+	  "also arms reclaim_probes for the run unless -s reclaim_probes=0 is given.\n",
+	  "  -o, --output FILE         record file to create (default\n"
+	  "                            ./foliotune-record-<UTC timestamp>.txt)\n"
+	  "  -l, --label LABEL         column label for compare\n"
+	  "  -s, --set KNOB=VALUE      setting for the run (repeatable)\n",
+	  true },
+	{ "compare", "[--only REGEX] FILE FILE...",
+	  "compare records side by side (the first one is\n"
+	  "the baseline)",
+	  "Print two or more record files side by side: wall time, exit status, the\n"
+	  "knobs, then every counter that moved, with the change against the first\n"
+	  "record in percent.\n",
+	  "      --only REGEX          only counters matching REGEX (POSIX ERE)\n",
+	  false },
+	{ "help", "[COMMAND]",
+	  "this help, or one command's (as COMMAND --help)",
+	  "Print the usage of foliotune, or of COMMAND.\n",
+	  NULL, false },
+};
+
+#define FT_NR_HELPS (sizeof(ft_helps) / sizeof(ft_helps[0]))
+
+static const struct ft_help *ft_help_find(const char *cmd)
+{
+	size_t i;
+
+	for (i = 0; cmd && i < FT_NR_HELPS; i++)
+		if (!strcmp(ft_helps[i].name, cmd))
+			return &ft_helps[i];
+	return NULL;
+}
+
+/* "4K..2M", "100..60000", "0..2" */
+void ft_knob_range(const struct ft_knob *k, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+
+	if (k->kind == FT_KIND_BYTES) {
+		ft_format_bytes(k->min, lo, sizeof(lo));
+		ft_format_bytes(k->max, hi, sizeof(hi));
+	} else {
+		snprintf(lo, sizeof(lo), "%" PRIu64, k->min);
+		snprintf(hi, sizeof(hi), "%" PRIu64, k->max);
+	}
+	snprintf(buf, len, "%s..%s", lo, hi);
+}
+
+/* Words of text from column col, wrapped before column 80. */
+static void ft_print_wrapped(FILE *f, const char *text, int col)
+{
+	int pos = col, n;
+
+	fprintf(f, "%*s", col, "");
+	while (*text) {
+		n = (int)strcspn(text, " ");
+		if (pos > col && pos + 1 + n >= 80) {
+			fprintf(f, "\n%*s", col, "");
+			pos = col;
+		}
+		pos += fprintf(f, "%s%.*s", pos > col ? " " : "", n, text);
+		text += n;
+		text += strspn(text, " ");
+	}
+	fputc('\n', f);
+}
+
+static void ft_usage_knobs(FILE *f)
+{
+	char range[64];
+	size_t i;
+
+	fprintf(f, "\nKnobs (name, values, meaning):\n");
+	for (i = 0; i < ft_nr_knobs; i++) {
+		const struct ft_knob *k = &ft_knobs[i];
+
+		if (k->kind == FT_KIND_BYTES || k->kind == FT_KIND_UINT) {
+			ft_knob_range(k, range, sizeof(range));
+			fprintf(f, "  %-28s %s %s\n", k->name, k->unit, range);
+		} else {
+			fprintf(f, "  %-28s %s\n", k->name, k->unit);
+		}
+		ft_print_wrapped(f, k->help, 31);
+	}
+	fprintf(f,
+"\n"
+"Values: bytes knobs take a number with an optional K, M or G suffix (powers\n"
+"of 1024, any case: 4K, 64K, 2M); bool knobs take on/off, yes/no, true/false\n"
+"or 1/0; other knobs take plain decimal numbers.  A value outside the range\n"
+"is a usage error.\n");
+}
+
+/* Print text, its lines after the first indented to column col. */
+static void ft_print_indented(FILE *f, const char *text, int col)
+{
+	for (; *text; text++) {
+		fputc(*text, f);
+		if (*text == '\n' && text[1])
+			fprintf(f, "%*s", col, "");
+	}
+	fputc('\n', f);
+}
 
 void ft_usage(FILE *f)
 {
@@ -19,55 +180,51 @@ void ft_usage(FILE *f)
 "Usage: %s [-j] COMMAND [OPTION]... [ARG]...\n"
 "Inspect and control the foliotune livepatch module.\n"
 "\n"
-"Commands:\n"
-"  status                    kernel build and support, module and livepatch\n"
-"                            state, patched functions, knobs, auto-tuner state\n"
-"  load [-t SECONDS] [PATH]  load the module (finit_module) and wait for the\n"
-"                            livepatch transition; default PATH:\n"
-"                            /lib/modules/$(uname -r)/updates/foliotune.ko,\n"
-"                            else %s\n"
-"  unload [-t SECONDS]       disable the livepatch, wait for the transition,\n"
-"                            remove the module (delete_module)\n"
-"  get KNOB                  print the value of KNOB\n"
-"  set KNOB VALUE            validate VALUE and write it to KNOB\n"
-"  stat [-i SECONDS [-c COUNT]]\n"
-"                            print the module's counters; with -i, print the\n"
-"                            deltas of every interval\n"
-"  record [-o FILE] [-l LABEL] [-s KNOB=VALUE]... -- COMMAND [ARG]...\n"
-"                            apply settings, run COMMAND, restore settings and\n"
-"                            write the counter deltas to a record file\n"
-"  compare [--only REGEX] FILE FILE...\n"
-"                            compare records side by side (the first one is\n"
-"                            the baseline)\n"
+"Commands:\n", ft_prog);
+	for (i = 0; i < FT_NR_HELPS; i++) {
+		const struct ft_help *h = &ft_helps[i];
+		int n = fprintf(f, "  %s%s%s", h->name, *h->args ? " " : "", h->args);
+
+		if (n > 28)
+			fprintf(f, "\n%28s", "");
+		else
+			fprintf(f, "%*s", 28 - n, "");
+		ft_print_indented(f, h->summary, 28);
+	}
+	fprintf(f,
 "\n"
 "Options:\n"
 "  -j, --json                JSON output (errors too, as {\"error\": ..., \"errno\": N})\n"
-"  -h, --help                show this help and exit\n"
-"      --version             show the version and exit\n"
-"  -t, --timeout SECONDS     load/unload: transition timeout (default 60)\n"
-"  -i, --interval SECONDS    stat: repeat every SECONDS and print deltas\n"
-"  -c, --count COUNT         stat: stop after COUNT intervals\n"
-"  -o, --output FILE         record: output file (default\n"
-"                            ./foliotune-record-<UTC timestamp>.txt)\n"
-"  -l, --label LABEL         record: column label for compare\n"
-"  -s, --set KNOB=VALUE      record: setting for the run (repeatable)\n"
-"      --only REGEX          compare: only counters matching REGEX (POSIX ERE)\n"
-"\n"
-"Knobs:\n", ft_prog, FOLIOTUNE_BUILD_KO);
-	for (i = 0; i < ft_nr_knobs; i++)
-		fprintf(f, "  %-28s %-6s %s\n", ft_knobs[i].name, ft_knobs[i].unit,
-			ft_knobs[i].help);
+"  -h, --help                show this help (after a command: that command's)\n"
+"  -V, --version             show the version, the kernel build it supports and\n"
+"                            whether the running kernel and loaded module match\n");
+	ft_usage_knobs(f);
 	fprintf(f,
-"\n"
-"Values: bytes knobs take a number with an optional K, M or G suffix (powers\n"
-"of 1024, any case: 4K, 64K, 2M); bool knobs take on/off, yes/no, true/false\n"
-"or 1/0; other knobs take plain decimal numbers.\n"
 "\n"
 "Exit status: 0 success, 1 usage error, 2 runtime error; record exits\n"
 "128+N when interrupted by signal N.\n"
 "\n"
-"Environment: FOLIOTUNE_SYSROOT, FOLIOTUNE_DEBUGFS, FOLIOTUNE_ASSUME_UID,\n"
-"FOLIOTUNE_FAKE_MODULE_SYSCALLS (testing); see %s(8).\n", ft_prog);
+"'%s COMMAND --help' shows one command's options; see %s(8).\n",
+		ft_prog, ft_prog);
+}
+
+int ft_command_usage(const char *cmd, FILE *f)
+{
+	const struct ft_help *h = ft_help_find(cmd);
+
+	if (!h)
+		return -ENOENT;
+	fprintf(f, "Usage: %s [-j] %s%s%s\n", ft_prog, h->name, *h->args ? " " : "",
+		h->args);
+	fprintf(f, "%s", h->text);
+	fprintf(f, "\nOptions:\n%s", h->options ? h->options : "");
+	fprintf(f,
+"  -j, --json                JSON output (errors too)\n"
+"  -h, --help                show this help and exit\n");
+	if (h->knobs)
+		ft_usage_knobs(f);
+	fprintf(f, "\nSee %s(8).\n", ft_prog);
+	return 0;
 }
 
 int ft_getopt_common(int c, int argc, char **argv, const char *cmd)
@@ -81,7 +238,8 @@ int ft_getopt_common(int c, int argc, char **argv, const char *cmd)
 		return -1;
 	case 'h':
 		ft_set_json(false);
-		ft_usage(stdout);
+		if (ft_command_usage(cmd, stdout))
+			ft_usage(stdout);
 		return FT_EXIT_OK;
 	case ':':
 		return ft_usage_error(EINVAL, "%s: option '%s' requires an argument",

@@ -185,6 +185,11 @@ static void ft_status_collect(struct ft_status *st)
 	}
 	st->supported = !strcmp(st->release, st->expect.release) &&
 			(!st->expect.version[0] || !strcmp(st->version, st->expect.version));
+	/* not "try load": loading cannot help on this kernel */
+	if (!st->debugfs_ok && !st->loaded && !st->supported)
+		ft_msg(st->debugfs_msg, sizeof(st->debugfs_msg),
+		       "the %s module is not loaded and cannot be: this kernel is not supported",
+		       FOLIOTUNE_NAME);
 }
 
 static void ft_status_free(struct ft_status *st)
@@ -341,8 +346,8 @@ static void ft_status_text(const struct ft_status *st)
 		       st->expect.release, st->expect.version[0] ? " " : "",
 		       st->expect.version);
 	else
-		printf("supported:        no (this CLI was compiled for %s)\n",
-		       st->expect.release);
+		printf("supported:        no: %s does not support this kernel; it supports %s only\n",
+		       FOLIOTUNE_NAME, st->expect.release);
 	if (st->lockdown[0] && strcmp(st->lockdown, "none"))
 		printf("lockdown:         %s (unsigned modules refused, debugfs restricted)\n",
 		       st->lockdown);
@@ -410,6 +415,59 @@ static void ft_status_text(const struct ft_status *st)
 			line += n + (eol ? 1 : 0);
 		}
 	}
+}
+
+/* -V: this program, the build it supports, the running kernel, the module */
+void ft_print_version(void)
+{
+	struct ft_status *st = ft_xcalloc(1, sizeof(*st));
+	bool matches;
+
+	ft_status_collect(st);
+	matches = st->expect_from_module && st->supported;
+	if (ft_json) {
+		jsonw_start_object(ft_jw);
+		jsonw_string_field(ft_jw, "version", FOLIOTUNE_VERSION);
+		jsonw_string_field(ft_jw, "kernel", FOLIOTUNE_KVER);
+		jsonw_name(ft_jw, "running");
+		jsonw_start_object(ft_jw);
+		jsonw_string_field(ft_jw, "release", st->release);
+		jsonw_string_field(ft_jw, "version", st->version);
+		jsonw_bool_field(ft_jw, "supported", !strcmp(st->release, FOLIOTUNE_KVER));
+		jsonw_end_object(ft_jw);
+		jsonw_name(ft_jw, "module");
+		jsonw_start_object(ft_jw);
+		jsonw_bool_field(ft_jw, "loaded", st->loaded);
+		if (st->expect_from_module) {
+			jsonw_string_field(ft_jw, "release", st->expect.release);
+			jsonw_string_field(ft_jw, "version", st->expect.version);
+			jsonw_bool_field(ft_jw, "matches", matches);
+		} else {
+			jsonw_null_field(ft_jw, "release");
+			jsonw_null_field(ft_jw, "version");
+			jsonw_null_field(ft_jw, "matches");
+		}
+		jsonw_end_object(ft_jw);
+		jsonw_end_object(ft_jw);
+	} else {
+		printf("%s %s (built for kernel %s)\n", FOLIOTUNE_NAME,
+		       FOLIOTUNE_VERSION, FOLIOTUNE_KVER);
+		printf("running kernel: %s %s: %s\n", st->release, st->version,
+		       strcmp(st->release, FOLIOTUNE_KVER) ? "not supported" : "supported");
+		if (st->expect_from_module)
+			printf("loaded module:  verified for %s%s%s: %s\n",
+			       st->expect.release, st->expect.version[0] ? " " : "",
+			       st->expect.version,
+			       matches ? "matches the running kernel" :
+					 "does not match the running kernel");
+		else if (st->loaded)
+			printf("loaded module:  loaded, its build file unreadable (%s)\n",
+			       st->debugfs_msg[0] ? st->debugfs_msg : "no build file");
+		else
+			printf("loaded module:  none\n");
+	}
+	ft_status_free(st);
+	free(st);
 }
 
 static const struct option ft_status_opts[] = {

@@ -30,6 +30,7 @@
 bool ft_json;
 json_writer_t *ft_jw;
 const char *ft_prog = FOLIOTUNE_NAME;
+const char *ft_cmd_name;
 
 void ft_set_json(bool on)
 {
@@ -68,8 +69,9 @@ static int ft_vfail(int code, int err, void (*extra)(void *), void *arg,
 		if (extra)
 			extra(arg);
 		if (code == FT_EXIT_USAGE)
-			fprintf(stderr, "Try '%s --help' for more information.\n",
-				ft_prog);
+			fprintf(stderr, "Try '%s%s%s --help' for more information.\n",
+				ft_prog, ft_cmd_name ? " " : "",
+				ft_cmd_name ? ft_cmd_name : "");
 	}
 	return code;
 }

@@ -82,8 +82,8 @@ scripts/bench/plot.sh "$out" || rc=1
 		[ -n "${!v:-}" ] && printf "%s='%s' " "$v" "${!v}"; done)make bench\` (scripts/bench/all.sh)"
 	echo "- commit: \`$commit\`, date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	for r in unmap faultaround; do
-		[ -d "$out/$r/raw" ] || continue
-		echo "- $r: [$r/results.md]($r/results.md), raw records in \`$r/raw/\`$(
+		[ -d "$out/$r/raw" ] || [ -f "$out/$r/raw.tar.xz" ] || continue
+		echo "- $r: [$r/results.md]($r/results.md), raw records in \`$r/raw/\` (\`$r/raw.tar.xz\` once packed)$(
 			[[ " ${ran[*]} " == *" $r "* ]] || echo " (not re-run by this command)")"
 	done
 	echo
@@ -98,4 +98,5 @@ scripts/bench/plot.sh "$out" || rc=1
 	done
 } > "$out/README.md"
 echo "bench: $out/README.md"
+echo "bench: to commit it, first scripts/bench/pack.sh $out (raw/ -> raw.tar.xz)"
 exit "$rc"

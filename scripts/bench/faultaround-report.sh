@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # faultaround-report.sh DIR - turn the raw files of scripts/bench/faultaround.sh
-# (DIR/raw/) into DIR/results.md, and print it.  Needs only bash and a
-# POSIX awk (mawk is fine).
+# (DIR/raw/ or DIR/raw.tar.xz) into DIR/results.md, and print it.  Needs only
+# bash, tar and a POSIX awk (mawk is fine).
 #
 # Raw files (written by faultaround-guest.sh):
 #   SCEN.CONFIG.REP.rec   `foliotune record` file: knobs, wall time, exit
@@ -24,8 +24,9 @@
 set -uo pipefail
 
 dir=${1:?usage: faultaround-report.sh RESULTS_DIR}
-raw=$dir/raw
-[ -d "$raw" ] || { echo "faultaround-report.sh: no $raw" >&2; exit 2; }
+. "$(dirname "$0")/raw.sh"
+bench_raw "$dir" || { echo "faultaround-report.sh: no $dir/raw or $dir/raw.tar.xz" >&2; exit 2; }
+raw=$BENCH_RAW
 
 shopt -s nullglob
 files=("$raw"/host-meta.txt "$raw"/guest-meta.txt "$raw"/*.rec "$raw"/*.out "$raw"/*.auto)
@@ -453,7 +454,7 @@ END {
 		}
 	}
 
-	# ---- the targets ----
+	# ---- the targets: auto vs the best static setting, mkold under pressure ----
 	# (1) auto within 5% of the best static setting on each workload
 	# (launch: median avg launch ms; seqread: median ns per touched page);
 	# (2) the mkold direction of Kirill Shutemov'"'"'s table: fewer major

@@ -150,5 +150,5 @@ if ! "$here/faultaround-report.sh" "$out" > /dev/null && [ "$rc" = 0 ]; then
 	rc=2
 fi
 [ -f "$out/results.md" ] && cat "$out/results.md"
-echo "faultaround.sh: $out/results.md"
+echo "faultaround.sh: $out/results.md (to commit it, first scripts/bench/pack.sh $out)"
 exit "$rc"

@@ -4,7 +4,8 @@
 # plot.sh RESULTS_DIR - the figures of a benchmark session, from its raw
 # files only, so it also works on old results directories.
 #
-# Looks for raw/ directories in RESULTS_DIR itself and one level below
+# Looks for raw/ directories (or their raw.tar.xz, scripts/bench/pack.sh) in
+# RESULTS_DIR itself and one level below
 # (bench/results/<date>-<commit>/{unmap,faultaround}/raw from `make bench`,
 # or an older <date>-<commit>/raw or <date>-<commit>-faultaround/raw), and
 # writes RESULTS_DIR/plots/NAME.{png,svg} plus the NAME.dat it plotted:
@@ -30,10 +31,11 @@ command -v gnuplot > /dev/null || { echo "plot.sh: gnuplot missing (apt-get inst
 out=$dir/plots
 mkdir -p "$out" || exit 2
 
-# The raw directories: RESULTS_DIR/raw and RESULTS_DIR/*/raw.
+# The raw directories: RESULTS_DIR/raw and RESULTS_DIR/*/raw (or raw.tar.xz).
+. "$(dirname "$0")/raw.sh"
 raws=()
-for r in "$dir/raw" "$dir"/*/raw; do [ -d "$r" ] && raws+=("$r"); done
-[ ${#raws[@]} -gt 0 ] || { echo "plot.sh: no raw/ directory under $dir" >&2; exit 1; }
+for d in "$dir" "$dir"/*/; do bench_raw "${d%/}" && raws+=("$BENCH_RAW"); done
+[ ${#raws[@]} -gt 0 ] || { echo "plot.sh: no raw/ or raw.tar.xz under $dir" >&2; exit 1; }
 
 label="QEMU TCG guest (software emulation)"
 if cat "${raws[@]/%//host-meta.txt}" "${raws[@]/%//guest-meta.txt}" 2>/dev/null | grep -q "^accel kvm"; then

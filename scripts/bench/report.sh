@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# report.sh DIR - turn the raw files of scripts/bench/unmap.sh (DIR/raw/) into
-# DIR/results.md, and print it.  Needs only bash and a POSIX awk.
+# report.sh DIR - turn the raw files of scripts/bench/unmap.sh (DIR/raw/ or
+# DIR/raw.tar.xz) into DIR/results.md, and print it.  Needs only bash, tar
+# and a POSIX awk.
 #
 # Raw files (written by unmap-guest.sh):
 #   BENCH.CONFIG.REP.rec   `foliotune record` file: wall time, exit status,
@@ -24,8 +25,9 @@
 set -uo pipefail
 
 dir=${1:?usage: report.sh RESULTS_DIR}
-raw=$dir/raw
-[ -d "$raw" ] || { echo "report.sh: no $raw" >&2; exit 2; }
+. "$(dirname "$0")/raw.sh"
+bench_raw "$dir" || { echo "report.sh: no $dir/raw or $dir/raw.tar.xz" >&2; exit 2; }
+raw=$BENCH_RAW
 
 shopt -s nullglob
 files=("$raw"/host-meta.txt "$raw"/guest-meta.txt "$raw"/*.rec "$raw"/*.out "$raw"/*.bt "$raw"/note.tx[t])

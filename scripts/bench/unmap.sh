@@ -138,5 +138,5 @@ rc=$?
 if ! "$here/report.sh" "$out" && [ "$rc" = 0 ]; then
 	rc=2
 fi
-echo "unmap.sh: $out/results.md"
+echo "unmap.sh: $out/results.md (to commit it, first scripts/bench/pack.sh $out)"
 exit "$rc"

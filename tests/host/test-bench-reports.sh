@@ -2,21 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The benchmark reports (scripts/bench/report.sh, faultaround-report.sh)
-# rebuild results.md from raw/ alone: run both on copies of the raw files
-# of committed results and check that they finish and write the sections
-# people read.  Both are awk programs inside shell quotes, where one stray
-# apostrophe breaks the whole report without any other test noticing.
+# rebuild results.md from the raw files alone: run both on the raw.tar.xz
+# archives of the latest committed sessions and on the smoke fixture, and
+# check that they finish, write the sections people read and reproduce the
+# committed results.md.  Both are awk programs inside shell quotes, where one
+# stray apostrophe breaks the whole report without any other test noticing.
+# Also: every committed session is evidence, not a dump (results, plots, one
+# archive).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 repo=$FT_REPO
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
-
-# copy_raw DIR NAME: DIR/raw (only) into $w/NAME/raw
-copy_raw() {
-	mkdir -p "$w/$2" && cp -r "$1/raw" "$w/$2/"
-}
 
 # has NAME FILE HEADING...: every heading is a line of FILE
 has() {
@@ -26,38 +24,76 @@ has() {
 	if [ -z "$missing" ]; then ok "$name"; else not_ok "$name" "missing:$missing"; fi
 }
 
+# report SCRIPT DIR NAME: SCRIPT on a copy of DIR's raw.tar.xz (or raw/) only
+report() {
+	local script=$1 d=$2 n=$3
+	mkdir -p "$w/$n"
+	if [ -f "$d/raw.tar.xz" ]; then cp "$d/raw.tar.xz" "$w/$n/"; else cp -r "$d/raw" "$w/$n/"; fi
+	if "$repo/scripts/bench/$script" "$w/$n" > "$w/$n.log" 2>&1; then
+		ok "reports: $script rebuilds results.md of $n"
+	else
+		not_ok "reports: $script rebuilds results.md of $n" "$(tail -3 "$w/$n.log" | tr '\n' '|')"
+	fi
+}
+
+# same_as_committed DIR NAME: the rebuilt results.md is the committed one
+same_as_committed() {
+	if cmp -s "$1/results.md" "$w/$2/results.md"; then
+		ok "reports: results.md of $2 rebuilt from raw.tar.xz equals the committed one"
+	else
+		not_ok "reports: results.md of $2 rebuilt from raw.tar.xz equals the committed one" \
+			"$(diff "$1/results.md" "$w/$2/results.md" | head -4 | tr '\n' '|')"
+	fi
+}
+
 unmap=$repo/bench/results/2026-12-01-07db09e
 fa=$repo/bench/results/2026-12-01-a75a374-faultaround
-smoke=$repo/bench/results/2026-11-29-fd6f518-smoke
+smoke=$repo/tests/host/fixtures/bench-smoke
 
-for d in "$unmap" "$fa" "$smoke/faultaround"; do
-	[ -d "$d/raw" ] || not_ok "reports: fixture $d" "no raw/ directory"
+for d in "$unmap" "$fa"; do
+	check "reports: $(basename "$d") keeps its raw files as raw.tar.xz" test -s "$d/raw.tar.xz"
 done
+check "reports: fixture $smoke/faultaround/raw" test -d "$smoke/faultaround/raw"
 
-copy_raw "$unmap" unmap
-if "$repo/scripts/bench/report.sh" "$w/unmap" > "$w/unmap.log" 2>&1; then
-	ok "reports: report.sh rebuilds results.md of $(basename "$unmap")"
-else
-	not_ok "reports: report.sh rebuilds results.md of $(basename "$unmap")" "$(tail -3 "$w/unmap.log" | tr '\n' '|')"
-fi
+report report.sh "$unmap" unmap
 has "reports: report.sh writes its sections" "$w/unmap/results.md" \
 	"## Batched vs stock" "## Module loaded with unmap_batch=0 vs no module" \
 	"## Time inside try_to_unmap_one per call" "## What batching can gain here" \
 	"## Benchmarks and exact commands"
 has "reports: report.sh names the stalled run of that boot" "$w/unmap/results.md" \
 	"seed.stock.5: loops/s 0.12 against a median of 116.60"
+same_as_committed "$unmap" unmap
 
-for d in "$fa" "$smoke/faultaround"; do
-	n=$(basename "$d")
-	copy_raw "$d" "$n"
-	if "$repo/scripts/bench/faultaround-report.sh" "$w/$n" > "$w/$n.log" 2>&1; then
-		ok "reports: faultaround-report.sh rebuilds results.md of $n"
-	else
-		not_ok "reports: faultaround-report.sh rebuilds results.md of $n" "$(tail -3 "$w/$n.log" | tr '\n' '|')"
-	fi
-done
-has "reports: faultaround-report.sh writes its sections" "$w/$(basename "$fa")/results.md" \
+report faultaround-report.sh "$fa" fa
+has "reports: faultaround-report.sh writes its sections" "$w/fa/results.md" \
 	"## launch-zram: launch latency" "## seqread: fault-around" "## Targets" \
 	"## fault_around_auto: the windows it chose" "## Exact commands"
-has "reports: the seqread targets use ns per touched page" "$w/$(basename "$fa")/results.md" \
+has "reports: the seqread targets use ns per touched page" "$w/fa/results.md" \
 	"seqread = median ns per touched page of the pattern" "| seqread/stride16 | fa4k |"
+same_as_committed "$fa" fa
+
+report faultaround-report.sh "$smoke/faultaround" smoke-fa
+has "reports: faultaround-report.sh reads the smoke fixture's runs" "$w/smoke-fa/results.md" \
+	"## launch-zram: launch latency" "## seqread: fault-around"
+
+mkdir -p "$w/none"
+"$repo/scripts/bench/report.sh" "$w/none" > /dev/null 2>&1
+check_eq "reports: report.sh without raw/ or raw.tar.xz exits 2" 2 "$?"
+
+# Committed sessions: results.md, plots and one raw.tar.xz, never raw/ (pack.sh).
+if git -C "$repo" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+	for d in "$repo"/bench/results/*/; do
+		n=$(basename "$d")
+		files=$(git -C "$repo" ls-files -- "bench/results/$n")
+		[ -n "$files" ] || continue
+		raw=$(printf '%s\n' "$files" | grep -c '/raw/')
+		arch=$(printf '%s\n' "$files" | grep -c '/raw\.tar\.xz$')
+		res=$(printf '%s\n' "$files" | grep -c '/results\.md$')
+		if [ "$raw" = 0 ] && [ "$arch" -ge 1 ] && [ "$res" = "$arch" ] && [ "$(printf '%s\n' "$files" | wc -l)" -le 20 ]; then
+			ok "reports: bench/results/$n is results, plots and raw.tar.xz"
+		else
+			not_ok "reports: bench/results/$n is results, plots and raw.tar.xz" \
+				"$(printf '%s\n' "$files" | wc -l) files, $raw under raw/, $arch archives, $res results.md: run scripts/bench/pack.sh"
+		fi
+	done
+fi

@@ -255,14 +255,40 @@ for k in $(knob_names); do
 done
 ft -h
 expect "-h exits 0" 0 "^Usage: foliotune"
-ft status --help
-expect "status --help exits 0" 0 "^Usage: foliotune"
-ft record --help
-expect "record --help exits 0" 0 "^Usage: foliotune"
-ft --version
-expect "--version" 0 "built for kernel $KVER"
-ft -j --version
-expect "-j --version" 0 '^{"version":"[^"]*","kernel":"6.12.117+deb12-amd64"}$'
+golden "--help" 0 help.txt
+# COMMAND --help: that command's usage only (like bpftool prog help)
+commands=$(sed -n 's/^  \([a-z][a-z]*\)\( .*\)\{0,1\}$/\1/p' "$T/help" | grep -vx -e 'unmap_.*' -e 'fault_.*' -e 'reclaim_.*' | sort -u)
+: >"$T/help-all"
+for c in $commands; do
+	ft "$c" --help
+	cat "$T/out" >>"$T/help-all"
+	if [ "$rc" = 0 ] && [ "$(head -1 "$T/out" | cut -d' ' -f1-4)" = "Usage: foliotune [-j] $c" ] &&
+	   ! grep -q '^Commands:' "$T/out" && [ ! -s "$T/err" ]; then
+		ok "$c --help prints the usage of $c only"
+	else
+		not_ok "$c --help prints the usage of $c only" "exit $rc: $(head -2 "$T/out" | tr '\n' ' ')"
+	fi
+	cp "$T/out" "$T/cmd-help"
+	ft help "$c"
+	check "help $c = $c --help" cmp -s "$T/out" "$T/cmd-help"
+done
+ft set --help
+golden "set --help" 0 help-set.txt
+cp "$T/out" "$T/set-help"
+ft set -h fault_around_bytes 4K
+expect "set -h anywhere: usage, nothing written" 0 "^Usage: foliotune \[-j\] set KNOB VALUE"
+check "set -h: nothing written" test "$(cat "$D/fault_around_bytes")" = 65536
+ft help bogus
+expect "help: unknown command" 1 "help: unknown command 'bogus'"
+# user help shows no test hooks and no build-tree paths
+cat "$T/help" "$T/help-all" >"$T/help-every"
+check "help names no FOLIOTUNE_* environment variable" sh -c "! grep -q FOLIOTUNE_ '$T/help-every'"
+check "help shows no build-tree path" sh -c "! grep -q -e '$(cd "$FT_SRCDIR/.." && pwd)' -e 'module/foliotune.ko' '$T/help-every'"
+missing=
+for k in $(knob_names); do
+	grep -q "^  $k " "$T/set-help" || missing="$missing $k"
+done
+check "set --help lists every knob of foliotune.h" test -z "$missing"
 ft
 expect "no command: usage error" 1 "missing COMMAND"
 ft bogus
@@ -287,9 +313,9 @@ expect "load: two paths" 1 "at most one PATH"
 ft unload now
 expect "unload: extra argument" 1 "unexpected argument"
 
-# man page in sync with --help
+# man page in sync with --help and every COMMAND --help
 MAN=$FT_SRCDIR/foliotune.8
-for opt in $(grep -o -e '--[a-z][a-z-]*' "$T/help" | sort -u); do
+for opt in $(grep -o -e '--[a-z][a-z-]*' "$T/help-every" | sort -u); do
 	mopt=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
 	if grep -q -e "$mopt" "$MAN"; then ok "man page documents $opt"; else not_ok "man page documents $opt" "missing"; fi
 done
@@ -303,9 +329,6 @@ for cmd in $(sed -n 's/^  \([a-z][a-z]*\) .*/\1/p; s/^  \([a-z][a-z]*\)$/\1/p' "
 done
 for k in $(knob_names); do
 	if grep -q "^\.B $k$" "$MAN"; then ok "man page documents knob $k"; else not_ok "man page documents knob $k" "missing"; fi
-done
-for e in $(grep -o 'FOLIOTUNE_[A-Z_]*' "$T/help" | sort -u); do
-	if grep -q "^\.B $e$" "$MAN"; then ok "man page documents $e"; else not_ok "man page documents $e" "missing"; fi
 done
 if command -v groff >/dev/null 2>&1; then
 	groff -man -ww -z "$MAN" >"$T/groff" 2>&1
@@ -337,10 +360,27 @@ echo "$KVER" >"$R/proc/sys/kernel/osrelease"
 export FOLIOTUNE_SYSROOT="$U"
 echo 6.1.0-99-amd64 >"$U/proc/sys/kernel/osrelease"
 ft status
-expect "status: unsupported kernel, module not loaded" 0 \
-	"supported:        no (this CLI was compiled for $KVER)" "module:           not loaded"
+golden "status: unsupported kernel says so, no 'load' hint" 0 status-unsupported.txt
+expect_not "status: unsupported kernel, no 'foliotune load' hint" "foliotune load"
+ft -j status
+expect "status -j: unsupported kernel" 0 '"supported":false' \
+	'"error":"the foliotune module is not loaded and cannot be: this kernel is not supported"'
+ft --version
+golden "--version: unsupported kernel, no module" 0 version-unsupported.txt
 echo "$KVER" >"$U/proc/sys/kernel/osrelease"
+ft -V
+golden "-V: supported kernel, no module" 0 version-unloaded.txt
 export FOLIOTUNE_SYSROOT="$R"
+ft -V
+golden "-V: module loaded, matches" 0 version-loaded.txt
+ft -j --version
+golden "-j --version: module loaded" 0 version-loaded.json
+echo 6.12.118+deb12-amd64 >"$R/proc/sys/kernel/osrelease"
+ft --version
+expect "--version: module does not match the running kernel" 0 \
+	"^running kernel: 6.12.118+deb12-amd64 .*: not supported$" \
+	"^loaded module:  verified for $KVER .*: does not match the running kernel$"
+echo "$KVER" >"$R/proc/sys/kernel/osrelease"
 
 # ------------------------------------------------------------------ get/set
 ft get fault_around_bytes
@@ -396,6 +436,28 @@ ft set fault_around_mkold 3
 expect "set rejects an enum value" 1 "expected one of 0|1|2"
 ft set fault_around_auto_period_ms 4294967296
 expect "set rejects uint overflow" 1 "out of range"
+# the documented ranges (include/foliotune.h), checked before any write
+echo 1000 >"$D/fault_around_auto_period_ms"
+ft set fault_around_bytes 4M
+golden "set fault_around_bytes 4M: out of range" 1 set-range-bytes.txt "$T/err"
+check "set 4M: nothing written" test "$(cat "$D/fault_around_bytes")" = 65536
+ft set fault_around_auto_period_ms 10
+golden "set fault_around_auto_period_ms 10: out of range" 1 set-range-period.txt "$T/err"
+check "set period 10: nothing written" test "$(cat "$D/fault_around_auto_period_ms")" = 1000
+ft -j set fault_around_auto_period_ms 60001
+expect "set -j: out of range, ERANGE" 1 \
+	'^{"error":"invalid value '"'"'60001'"'"' for fault_around_auto_period_ms: out of range 100..60000 ms","errno":34}$'
+ft set fault_around_auto_period_ms 100
+expect "set accepts the lowest period" 0 "fault_around_auto_period_ms: 1000 -> 100"
+ft set fault_around_auto_period_ms 60000
+expect "set accepts the highest period" 0 "fault_around_auto_period_ms: 100 -> 60000"
+ft set fault_around_bytes 4K
+expect "set accepts the smallest window" 0 "fault_around_bytes: 65536 -> 4096"
+echo 65536 >"$D/fault_around_bytes"
+rm -f "$D/fault_around_auto_period_ms"
+ft record -o "$T/rec-range.txt" -s fault_around_auto_period_ms=10 -- true
+expect "record -s: out of range, usage error" 1 "out of range 100..60000 ms"
+check "record -s out of range: no record written" test ! -e "$T/rec-range.txt"
 ft set bogus 1
 expect "set: unknown knob" 1 "unknown knob 'bogus'"
 ft set fault_around_bytes

@@ -145,7 +145,13 @@ static void test_values(void)
 	t_value("fault_around_bytes", "4096", 0, 4096, NULL);
 	t_value("fault_around_bytes", "-4096", -EINVAL, 0, "negative");
 	t_value("fault_around_bytes", "64KB", -EINVAL, 0, "byte count");
-	t_value("fault_around_bytes", "99999999999G", -ERANGE, 0, "out of range");
+	t_value("fault_around_bytes", "99999999999G", -ERANGE, 0, "out of range 4K..2M bytes");
+	t_value("fault_around_bytes", "4M", -ERANGE, 0, "out of range 4K..2M bytes");
+	t_value("fault_around_bytes", "2049K", -ERANGE, 0, "out of range 4K..2M bytes");
+	t_value("fault_around_bytes", "4095", -ERANGE, 0, "out of range 4K..2M bytes");
+	t_value("fault_around_bytes", "0", -ERANGE, 0, "out of range 4K..2M bytes");
+	t_value("fault_around_auto_max_bytes", "4M", -ERANGE, 0, "out of range 4K..2M bytes");
+	t_value("fault_around_auto_max_bytes", "2M", 0, 2097152, NULL);
 	t_value("fault_around_mkold", "0", 0, 0, NULL);
 	t_value("fault_around_mkold", "2", 0, 2, NULL);
 	t_value("fault_around_mkold", "3", -EINVAL, 0, "one of 0|1|2");
@@ -153,7 +159,12 @@ static void test_values(void)
 	t_value("fault_around_auto", "yes", 0, 1, NULL);
 	t_value("fault_around_auto_max_bytes", "1m", 0, 1048576, NULL);
 	t_value("fault_around_auto_period_ms", "1000", 0, 1000, NULL);
-	t_value("fault_around_auto_period_ms", "4294967295", 0, 4294967295ULL, NULL);
+	/* the documented ranges of include/foliotune.h, edges included */
+	t_value("fault_around_auto_period_ms", "100", 0, 100, NULL);
+	t_value("fault_around_auto_period_ms", "60000", 0, 60000, NULL);
+	t_value("fault_around_auto_period_ms", "99", -ERANGE, 0, "out of range 100..60000 ms");
+	t_value("fault_around_auto_period_ms", "10", -ERANGE, 0, "out of range 100..60000 ms");
+	t_value("fault_around_auto_period_ms", "60001", -ERANGE, 0, "out of range 100..60000 ms");
 	t_value("fault_around_auto_period_ms", "4294967296", -ERANGE, 0, "out of range");
 	t_value("fault_around_auto_period_ms", "1K", -EINVAL, 0, "decimal");
 	t_value("fault_around_auto_period_ms", "-1", -EINVAL, 0, "negative");
