@@ -241,12 +241,15 @@ bool foliotune_fa_policy_age(struct foliotune_fa_policy *p,
 
 	if (pressure) {
 		p->quiet_ms = 0;
-		if (!p->old)
-			p->age_changes++;
 		ft_age(p, p->old ? "hold" : "old",
 		       "file reclaim pressure: A %lu R %lu S %lu",
 		       d->allocstall, d->refault_file, d->pgsteal_file);
-		p->old = true;
+		if (!p->old) {
+			p->old = true;
+			p->age_changes++;
+			strscpy(p->age_change_reason, p->age_reason,
+				sizeof(p->age_change_reason));
+		}
 	} else {
 		p->quiet_ms += d->len_ms;
 		if (p->old && p->quiet_ms >= quiet) {
@@ -254,6 +257,8 @@ bool foliotune_fa_policy_age(struct foliotune_fa_policy *p,
 			p->age_changes++;
 			ft_age(p, "young", "no file reclaim pressure for %lu ms",
 			       p->quiet_ms);
+			strscpy(p->age_change_reason, p->age_reason,
+				sizeof(p->age_change_reason));
 		} else {
 			ft_age(p, "hold", "%s, no pressure for %lu ms",
 			       p->old ? "old" : "young", p->quiet_ms);

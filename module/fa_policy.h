@@ -41,6 +41,7 @@ struct foliotune_fa_policy {
 	char reason[160];
 	const char *age_decision;
 	char age_reason[96];
+	char age_change_reason[96];	/* why the age last changed */
 };
 
 /* Steps per period while the tuner has not settled (quick steps). */

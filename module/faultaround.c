@@ -880,6 +880,7 @@ static int ft_fa_auto_state_show(struct seq_file *m, void *unused)
 	seq_printf(m, "age_quiet_ms %lu\n", p->quiet_ms);
 	seq_printf(m, "age_decision %s\n", p->age_decision);
 	seq_printf(m, "age_reason %s\n", p->age_reason);
+	seq_printf(m, "age_last_change %s\n", p->age_change_reason);
 	for (i = 0; i < FT_IN_NR; i++)
 		seq_printf(m, "input %s %lu\n", ft_fa_input_names[i],
 			   ft_fa_auto.delta[i]);

@@ -78,6 +78,10 @@ static void test_age(void)
 	check(!foliotune_fa_policy_age(&p, PERIOD, &d) && p.age_changes == 2 &&
 	      !strcmp(p.age_decision, "young"),
 	      "age: young again after the quiet periods", &p);
+	d = rd(t += PERIOD, PERIOD, 100, 50, 40, 40);
+	foliotune_fa_policy_age(&p, PERIOD, &d);
+	check(!strcmp(p.age_change_reason, "no file reclaim pressure for 4000 ms"),
+	      "age: the reason of the last change stays until the next change", &p);
 
 	/* quick steps count their own length toward the quiet time */
 	d = pr(t += PERIOD, 0, 0, 500);
