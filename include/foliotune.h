@@ -52,7 +52,9 @@
 	  FOLIOTUNE_FA_PERIOD_MIN_MS, FOLIOTUNE_FA_PERIOD_MAX_MS,	\
 	  "tuner period")						\
 	X(reclaim_probes, BOOL, "bool", 0, 1,				\
-	  "count pgpgoutclean and pageref_* (kprobes on reclaim; record arms them)")
+	  "count pgpgoutclean and pageref_* (kprobes on reclaim; record arms them)") \
+	X(fault_around_auto_age, BOOL, "bool", 0, 1,			\
+	  "let the tuner also decide the age of pre-mapped PTEs: old (as mkold=2) under file reclaim pressure, young otherwise")
 
 /*
  * Counters: X(name, help).  Per-cpu in the module, summed on read.
@@ -97,7 +99,8 @@
 	X(fa_read_faults_near, "of fa_read_faults: next to the previous one's pages on this CPU") \
 	X(fa_auto_changes, "fault_around_bytes changes made by fault_around_auto") \
 	X(fa_sample_used, "auto mode: sampled pre-mapped PTEs used by the next fault in their table") \
-	X(fa_sample_unused, "auto mode: sampled pre-mapped PTEs still unused then")
+	X(fa_sample_unused, "auto mode: sampled pre-mapped PTEs still unused then") \
+	X(fa_auto_age_changes, "pre-mapped PTE age changes made by fault_around_auto_age")
 
 #define FOLIOTUNE_COUNTER_ENUM(name, ...)	FT_##name,
 enum foliotune_counter {

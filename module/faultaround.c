@@ -32,6 +32,12 @@
  *   fault_around_auto_max_bytes   4K..2M, rules as fault_around_bytes
  *                         (default 64K): the largest window it picks.
  *   fault_around_auto_period_ms   100..60000 (default 1000).
+ *   fault_around_auto_age 0/1: while the auto mode is on, it also decides
+ *                         the age of pre-mapped PTEs (fa_policy.c): it
+ *                         owns fault_around_mkold (2 under file reclaim
+ *                         pressure, else 0) and gives back the value it
+ *                         found when it stops; writing fault_around_mkold
+ *                         turns this off.
  *   fault_around_auto_state       0444: current size, last decision, why,
  *                         the inputs of the last period, the last 8 steps.
  * The knobs change the kernel only while the tuner is live: from the
@@ -80,6 +86,7 @@
  *                        last window ended.
  *   fa_unmap_young_ptes, fa_unmap_old_ptes   see faultaround.h.
  *   fa_auto_changes      window changes the auto mode made.
+ *   fa_auto_age_changes  age changes the auto mode made (young <-> old).
  *   fa_sample_used, fa_sample_unused   the auto mode's usefulness sample
  *                        (ft_fa_sample_begin()): PTEs it mapped old found
  *                        young / still old by the next read fault this CPU
@@ -127,6 +134,7 @@
 #include "kcopy/memory_static.h"
 #include "internal.h"
 #include "faultaround.h"
+#include "fa_policy.h"
 
 /* fault_around_mkold: read once per set_pte_range() call. */
 static int foliotune_fa_mkold __read_mostly;
@@ -146,7 +154,7 @@ DEFINE_STATIC_KEY_FALSE(foliotune_fa_unmap_key);
  * VM_FAULT_RETRY): the same stack slot and address seen again after a
  * munmap/mmap cycle is a new fault, a retry of the same fault is not.
  *
- * The usefulness sample (auto mode, see THE AUTO ALGORITHM): one fault-
+ * The usefulness sample (auto mode, see fa_policy.c): one fault-
  * around event in FT_FA_SAMPLE_EVERY (every one when fault_around_mkold
  * already maps them old) maps its pre-mapped PTEs old and remembers their
  * slots in that page table; the next read fault this CPU maps in the same
@@ -412,9 +420,6 @@ static bool ft_fa_saved_valid;
 static unsigned long ft_fa_saved_pages;	/* the kernel's value at pre_patch */
 static unsigned long ft_fa_written;	/* what foliotune last wrote, 0: none */
 
-#define FT_FA_AUTO_MIN_FAULTS	32	/* fewer read faults in a period: hold */
-#define FT_FA_AUTO_MIN_SAMPLES	64	/* fewer sampled PTEs read back: no usefulness */
-#define FT_FA_AUTO_MAX_BACKOFF	64	/* periods a refuted growth may wait */
 #define FT_FA_AUTO_HIST		8	/* steps shown in fault_around_auto_state */
 
 enum ft_fa_input {
@@ -431,32 +436,35 @@ static const char * const ft_fa_input_names[FT_IN_NR] = {
 	"pgpgoutclean", "fa_sample_used", "fa_sample_unused",
 };
 
+/* The auto mode: its knobs, what it measured, what fa_policy.c decided. */
 static struct {
 	bool on;
+	bool age;			/* fault_around_auto_age */
+	bool age_live;			/* on and age: it owns fault_around_mkold */
+	int saved_mkold;		/* fault_around_mkold when age_live began */
 	unsigned long max_pages;	/* fault_around_auto_max_bytes */
 	unsigned int period_ms;		/* fault_around_auto_period_ms */
 	unsigned long saved_pages;	/* window when it was turned on */
-	unsigned long periods, changes;
-	unsigned long last_change;	/* jiffies */
-	/* growth from 4K waits until period grow_ok (backoff: see below) */
-	unsigned long backoff, grow_ok;
-	bool unconfirmed;		/* a growth from 4K not yet found useful */
-	const char *decision;
-	char reason[160];
+	unsigned long last_step_ms;
+	struct foliotune_fa_policy policy;
 	unsigned long prev[FT_IN_NR], delta[FT_IN_NR];
 	/* the last FT_FA_AUTO_HIST steps, oldest first when printed */
 	struct {
 		unsigned long jiffies, from, to, faults, near, events;
 		unsigned long used, unused;
 		const char *decision;
+		bool old;
 	} hist[FT_FA_AUTO_HIST];
 	unsigned int hist_next;
 } ft_fa_auto = {
 	.max_pages = SZ_64K >> PAGE_SHIFT,
 	.period_ms = 1000,
-	.backoff = 1,
-	.decision = "none",
-	.reason = "never turned on",
+	.policy = {
+		.decision = "none",
+		.reason = "never turned on",
+		.age_decision = "none",
+		.age_reason = "never turned on",
+	},
 };
 
 static unsigned long ft_fa_vm_events[NR_VM_EVENT_ITEMS];
@@ -500,23 +508,47 @@ static void ft_fa_update_key_locked(void)
 static __printf(2, 3) void ft_fa_auto_set_state(const char *decision,
 						 const char *fmt, ...)
 {
+	struct foliotune_fa_policy *p = &ft_fa_auto.policy;
 	va_list args;
 
-	ft_fa_auto.decision = decision;
+	p->decision = decision;
 	va_start(args, fmt);
-	vscnprintf(ft_fa_auto.reason, sizeof(ft_fa_auto.reason), fmt, args);
+	vscnprintf(p->reason, sizeof(p->reason), fmt, args);
 	va_end(args);
+}
+
+/* The auto mode owns fault_around_mkold while it is on with the age knob. */
+static void ft_fa_age_begin_locked(void)
+{
+	lockdep_assert_held(&ft_fa_lock);
+	if (ft_fa_auto.age_live || !ft_fa_auto.on || !ft_fa_auto.age)
+		return;
+	ft_fa_auto.saved_mkold = READ_ONCE(foliotune_fa_mkold);
+	ft_fa_auto.age_live = true;
+	WRITE_ONCE(foliotune_fa_mkold, ft_fa_auto.policy.old ? 2 : 0);
+}
+
+/* ... and gives it back; @restore: the value it found. */
+static void ft_fa_age_end_locked(bool restore)
+{
+	lockdep_assert_held(&ft_fa_lock);
+	if (!ft_fa_auto.age_live)
+		return;
+	ft_fa_auto.age_live = false;
+	if (restore)
+		WRITE_ONCE(foliotune_fa_mkold, ft_fa_auto.saved_mkold);
 }
 
 /*
  * Stop the auto mode (the work sees !on and neither acts nor requeues).
- * @restore: put back the window it found when turned on.
+ * @restore: put back the window (and age) it found when turned on.
  */
 static void ft_fa_auto_stop_locked(bool restore, const char *why)
 {
 	lockdep_assert_held(&ft_fa_lock);
 	if (!ft_fa_auto.on)
 		return;
+	ft_fa_age_end_locked(true);	/* root never chose this age */
 	ft_fa_auto.on = false;
 	WRITE_ONCE(foliotune_fa_sampling, false);
 	if (restore) {
@@ -528,55 +560,8 @@ static void ft_fa_auto_stop_locked(bool restore, const char *why)
 	}
 }
 
-/* ---- the auto mode ---- */
+/* ---- the auto mode (its decisions: fa_policy.c) ---- */
 
-/*
- * THE AUTO ALGORITHM.  Every fault_around_auto_period_ms the work takes the
- * deltas of these inputs over the period:
- *   F  fa_read_faults         read faults on file mappings
- *   N  fa_read_faults_near    of them, next to the previous fault's pages
- *                             (within one window, at least 4 pages)
- *   U  fa_sample_used         sampled pre-mapped PTEs found used
- *   W  fa_sample_unused       ... found unused
- *   A  allocstall_*           direct reclaim entries (all_vm_events())
- *   R  workingset_refault_file  evicted file pages read again
- * The sample: while the auto mode is on, one fault-around event in 8 maps
- * its pre-mapped PTEs old (every event does when fault_around_mkold is on),
- * and the next read fault on that CPU in the same page table counts how
- * many of them became young since (ft_fa_sample_begin()).  u = U / (U + W)
- * is then the fraction of pre-mapped pages the reader used, the one thing
- * fault positions cannot tell: a reader of every 16th page and a
- * sequential one fault at the same places with a 64K window.
- *
- * A pre-mapped page pays when it spares a fault: mapping one costs about
- * 1/8 of a read fault (test box: 0.5 of 4.7 us), so the window is worth it
- * if u >= 1/8; under pressure (A > 0 or R > 0) an unused young page also
- * keeps a used one out of memory (the 2016 thread), so there the bar is
- * u >= 1/4.  Call that bar T.  Window p, maximum M (4K .. M):
- *   1. p > M                              clamp to M
- *   2. F < 32                             hold: too few faults to judge
- *   3. U + W >= 64 (usefulness known):
- *      u < T/2   (mostly unused)          to 4K at once
- *      u < T                              halve
- *      u >= 1/2 and N >= F/2              double (sequential, used)
- *      otherwise                          hold (worth its cost)
- *   4. usefulness unknown (at 4K there is no fault-around to sample):
- *      p = 4K and N >= 3F/4 (sequential)  to M at once, unless backing off
- *      p > 4K and N < F/4 (random)        to 4K at once
- *      otherwise                          hold
- * Jumps instead of steps: a window the evidence refutes is left within one
- * period (a 3 s app launch cannot wait four), and a jump up from 4K is
- * judged by the samples it makes possible.  Backoff: a jump from 4K whose
- * window is then shrunk before any period found it worth its cost (a
- * strided reader looks sequential at 4K and useless at M) doubles the
- * periods the next jump must wait (1, 2, 4 .. 64); a period that finds the
- * window worth it resets it.  The size changes at most once per period
- * (the work runs once per period and a change is also refused within one
- * period of the last change).  fa_unmap_young/old_ptes, pgscan/pgsteal of
- * file pages and pgpgoutclean are shown in fault_around_auto_state, not
- * used: under LRU reclaim Y is 0 by construction (reclaim unmaps only
- * folios it found unreferenced).
- */
 static void ft_fa_auto_sample(unsigned long *v)
 {
 	unsigned long *ev = ft_fa_vm_events;
@@ -616,83 +601,18 @@ static void ft_fa_auto_record(unsigned long from, unsigned long to)
 	ft_fa_auto.hist[i].events = d[FT_IN_events];
 	ft_fa_auto.hist[i].used = d[FT_IN_sample_used];
 	ft_fa_auto.hist[i].unused = d[FT_IN_sample_unused];
-	ft_fa_auto.hist[i].decision = ft_fa_auto.decision;
-}
-
-/* Rules 3 and 4 of THE AUTO ALGORITHM; returns the window to use. */
-static unsigned long ft_fa_auto_decide(unsigned long pages, unsigned long max,
-				       const unsigned long *d, bool pressure)
-{
-	unsigned long faults = d[FT_IN_faults], near = d[FT_IN_near];
-	unsigned long used = d[FT_IN_sample_used];
-	unsigned long sampled = used + d[FT_IN_sample_unused];
-	/* the bar T in sixteenths: 1/4 under pressure, else 1/8 */
-	unsigned long t16 = pressure ? 4 : 2;
-	const char *p = pressure ? " under pressure" : "";
-	unsigned long now = ft_fa_auto.periods;
-
-	if (sampled >= FT_FA_AUTO_MIN_SAMPLES) {
-		if (16 * used >= t16 * sampled) {
-			/* worth its cost: a growth from 4K is confirmed */
-			ft_fa_auto.unconfirmed = false;
-			ft_fa_auto.backoff = 1;
-			if (2 * used >= sampled && 2 * near >= faults && pages < max) {
-				ft_fa_auto_set_state("grow", "used and sequential: %lu of %lu pre-mapped used, %lu of %lu near%s",
-						     used, sampled, near, faults, p);
-				return min(2 * pages, max);
-			}
-			ft_fa_auto_set_state("hold", "useful: %lu of %lu pre-mapped used, %lu of %lu near%s",
-					     used, sampled, near, faults, p);
-			return pages;
-		}
-		if (pages == 1) {
-			ft_fa_auto_set_state("hold", "unused (%lu of %lu pre-mapped used), at 4K",
-					     used, sampled);
-			return pages;
-		}
-		if (ft_fa_auto.unconfirmed) {
-			/* the last jump up was refuted: wait longer next time */
-			ft_fa_auto.unconfirmed = false;
-			ft_fa_auto.backoff = min_t(unsigned long, 2 * ft_fa_auto.backoff,
-						   FT_FA_AUTO_MAX_BACKOFF);
-			ft_fa_auto.grow_ok = now + ft_fa_auto.backoff;
-		}
-		if (32 * used < t16 * sampled) {
-			ft_fa_auto_set_state("shrink", "unused: %lu of %lu pre-mapped used%s",
-					     used, sampled, p);
-			return 1;
-		}
-		ft_fa_auto_set_state("shrink", "little used: %lu of %lu pre-mapped used%s",
-				     used, sampled, p);
-		return pages / 2;
-	}
-
-	if (pages == 1 && 4 * near >= 3 * faults && max > 1) {
-		if (now < ft_fa_auto.grow_ok) {
-			ft_fa_auto_set_state("hold", "sequential at 4K (%lu of %lu near), backing off %lu more periods",
-					     near, faults, ft_fa_auto.grow_ok - now);
-			return pages;
-		}
-		ft_fa_auto.unconfirmed = true;
-		ft_fa_auto_set_state("grow", "sequential at 4K: %lu of %lu read faults near the previous one",
-				     near, faults);
-		return max;
-	}
-	if (pages > 1 && 4 * near < faults) {
-		ft_fa_auto_set_state("shrink", "random: %lu of %lu read faults near the previous one",
-				     near, faults);
-		return 1;
-	}
-	ft_fa_auto_set_state("hold", "%s: %lu of %lu read faults near, %lu pre-mapped sampled",
-			     pages == 1 ? "at 4K" : "mixed", near, faults, sampled);
-	return pages;
+	ft_fa_auto.hist[i].decision = ft_fa_auto.policy.decision;
+	ft_fa_auto.hist[i].old = ft_fa_auto.policy.old;
 }
 
 static void ft_fa_auto_step_locked(void)
 {
 	unsigned long now[FT_IN_NR], *d = ft_fa_auto.delta;
-	unsigned long pages = READ_ONCE(fault_around_pages);
-	unsigned long max = ft_fa_auto.max_pages, target = pages;
+	unsigned long pages = READ_ONCE(fault_around_pages), target;
+	unsigned long now_ms = jiffies_to_msecs(jiffies);
+	struct foliotune_fa_policy *p = &ft_fa_auto.policy;
+	struct foliotune_fa_period in;
+	bool old;
 	int i;
 
 	ft_fa_auto_sample(now);
@@ -700,30 +620,31 @@ static void ft_fa_auto_step_locked(void)
 		d[i] = now[i] - ft_fa_auto.prev[i];
 		ft_fa_auto.prev[i] = now[i];
 	}
-	ft_fa_auto.periods++;
+	in = (struct foliotune_fa_period) {
+		.faults = d[FT_IN_faults],
+		.near = d[FT_IN_near],
+		.used = d[FT_IN_sample_used],
+		.unused = d[FT_IN_sample_unused],
+		.allocstall = d[FT_IN_allocstall],
+		.refault_file = d[FT_IN_refault_file],
+		.pgsteal_file = d[FT_IN_pgsteal_file],
+		.now_ms = now_ms,
+		.len_ms = now_ms - ft_fa_auto.last_step_ms,
+	};
+	ft_fa_auto.last_step_ms = now_ms;
 
-	if (pages > max) {
-		target = max;
-		ft_fa_auto_set_state("clamp", "window above fault_around_auto_max_bytes");
-	} else if (d[FT_IN_faults] < FT_FA_AUTO_MIN_FAULTS) {
-		ft_fa_auto_set_state("hold", "idle: %lu read faults (< %d)",
-				     d[FT_IN_faults], FT_FA_AUTO_MIN_FAULTS);
-	} else {
-		target = ft_fa_auto_decide(pages, max, d,
-					   d[FT_IN_allocstall] || d[FT_IN_refault_file]);
-	}
-
-	if (target != pages && ft_fa_auto.changes &&
-	    time_before(jiffies, ft_fa_auto.last_change +
-				 msecs_to_jiffies(ft_fa_auto.period_ms))) {
-		ft_fa_auto_set_state("hold", "rate limit: changed less than a period ago");
-		target = pages;
-	}
+	target = foliotune_fa_policy_window(p, pages, ft_fa_auto.max_pages,
+					    ft_fa_auto.period_ms, &in);
 	if (target != pages) {
 		ft_fa_store_locked(target);
-		ft_fa_auto.changes++;
-		ft_fa_auto.last_change = jiffies;
 		ft_count(FT_fa_auto_changes);
+	}
+	if (ft_fa_auto.age_live) {
+		old = p->old;
+		if (foliotune_fa_policy_age(p, ft_fa_auto.period_ms, &in) != old) {
+			WRITE_ONCE(foliotune_fa_mkold, p->old ? 2 : 0);
+			ft_count(FT_fa_auto_age_changes);
+		}
 	}
 	ft_fa_auto_record(pages, target);
 }
@@ -734,7 +655,8 @@ static void ft_fa_auto_work_fn(struct work_struct *work)
 	if (ft_fa_live && ft_fa_auto.on) {
 		ft_fa_auto_step_locked();
 		queue_delayed_work(system_wq, &ft_fa_auto_work,
-				   msecs_to_jiffies(ft_fa_auto.period_ms));
+				   msecs_to_jiffies(foliotune_fa_policy_next_ms(&ft_fa_auto.policy,
+										ft_fa_auto.period_ms)));
 	}
 	mutex_unlock(&ft_fa_lock);
 }
@@ -777,6 +699,9 @@ static int ft_fa_mkold_set(struct ft_knob *knob, u64 val)
 
 	mutex_lock(&ft_fa_lock);
 	if (ft_fa_live) {
+		/* root's choice: the auto mode stops deciding the age */
+		ft_fa_age_end_locked(false);
+		ft_fa_auto.age = false;
 		WRITE_ONCE(foliotune_fa_mkold, (int)val);
 		ft_fa_update_key_locked();
 	} else {
@@ -802,16 +727,18 @@ static int ft_fa_auto_set(struct ft_knob *knob, u64 val)
 		ft_fa_auto.saved_pages = READ_ONCE(fault_around_pages);
 		ft_fa_auto_sample(ft_fa_auto.prev);
 		memset(ft_fa_auto.delta, 0, sizeof(ft_fa_auto.delta));
-		ft_fa_auto.backoff = 1;
-		ft_fa_auto.grow_ok = 0;
-		ft_fa_auto.unconfirmed = false;
+		ft_fa_auto.last_step_ms = jiffies_to_msecs(jiffies);
+		/* the age starts young: the first pressure makes it old */
+		foliotune_fa_policy_start(&ft_fa_auto.policy, false);
 		ft_fa_auto.on = true;
+		ft_fa_age_begin_locked();
 		WRITE_ONCE(foliotune_fa_sampling, true);
 		ft_fa_auto_set_state("start", "turned on at %lu bytes",
 				     ft_fa_auto.saved_pages << PAGE_SHIFT);
-		/* a full period from now, even if the work was pending */
+		/* the first (quick) step from now, even if the work was pending */
 		mod_delayed_work(system_wq, &ft_fa_auto_work,
-				 msecs_to_jiffies(ft_fa_auto.period_ms));
+				 msecs_to_jiffies(foliotune_fa_policy_next_ms(&ft_fa_auto.policy,
+									      ft_fa_auto.period_ms)));
 	} else if (!val) {
 		ft_fa_auto_stop_locked(true, "turned off");
 	}
@@ -860,6 +787,30 @@ static int ft_fa_auto_period_set(struct ft_knob *knob, u64 val)
 	return ret;
 }
 
+static u64 ft_fa_auto_age_get(struct ft_knob *knob)
+{
+	return READ_ONCE(ft_fa_auto.age);
+}
+
+static int ft_fa_auto_age_set(struct ft_knob *knob, u64 val)
+{
+	int ret = 0;
+
+	mutex_lock(&ft_fa_lock);
+	if (!ft_fa_live) {
+		ret = -ENODEV;
+	} else if (val) {
+		ft_fa_auto.age = true;
+		ft_fa_age_begin_locked();	/* now if the auto mode is on */
+	} else {
+		ft_fa_age_end_locked(true);
+		ft_fa_auto.age = false;
+	}
+	ft_fa_update_key_locked();
+	mutex_unlock(&ft_fa_lock);
+	return ret;
+}
+
 static struct ft_knob ft_fa_knobs[] = {
 	{
 		.name = "fault_around_bytes",
@@ -896,10 +847,18 @@ static struct ft_knob ft_fa_knobs[] = {
 		.get = ft_fa_auto_period_get,
 		.set = ft_fa_auto_period_set,
 	},
+	{
+		.name = "fault_around_auto_age",
+		.min = 0,
+		.max = 1,
+		.get = ft_fa_auto_age_get,
+		.set = ft_fa_auto_age_set,
+	},
 };
 
 static int ft_fa_auto_state_show(struct seq_file *m, void *unused)
 {
+	const struct foliotune_fa_policy *p = &ft_fa_auto.policy;
 	int i;
 
 	mutex_lock(&ft_fa_lock);
@@ -908,28 +867,38 @@ static int ft_fa_auto_state_show(struct seq_file *m, void *unused)
 		   READ_ONCE(fault_around_pages) << PAGE_SHIFT);
 	seq_printf(m, "max_bytes %lu\n", ft_fa_auto.max_pages << PAGE_SHIFT);
 	seq_printf(m, "period_ms %u\n", ft_fa_auto.period_ms);
-	seq_printf(m, "periods %lu\n", ft_fa_auto.periods);
-	seq_printf(m, "changes %lu\n", ft_fa_auto.changes);
-	seq_printf(m, "backoff_periods %lu\n", ft_fa_auto.backoff);
-	seq_printf(m, "decision %s\n", ft_fa_auto.decision);
-	seq_printf(m, "reason %s\n", ft_fa_auto.reason);
+	seq_printf(m, "periods %lu\n", p->steps);
+	seq_printf(m, "changes %lu\n", p->changes);
+	seq_printf(m, "backoff_periods %lu\n", p->backoff);
+	seq_printf(m, "settled %d\n", p->settled);
+	seq_printf(m, "decision %s\n", p->decision);
+	seq_printf(m, "reason %s\n", p->reason);
+	seq_printf(m, "age %d\n", ft_fa_auto.age);
+	seq_printf(m, "age_mkold %d\n", READ_ONCE(foliotune_fa_mkold));
+	seq_printf(m, "age_old %d\n", p->old);
+	seq_printf(m, "age_changes %lu\n", p->age_changes);
+	seq_printf(m, "age_quiet_ms %lu\n", p->quiet_ms);
+	seq_printf(m, "age_decision %s\n", p->age_decision);
+	seq_printf(m, "age_reason %s\n", p->age_reason);
+	seq_printf(m, "age_last_change %s\n", p->age_change_reason);
 	for (i = 0; i < FT_IN_NR; i++)
 		seq_printf(m, "input %s %lu\n", ft_fa_input_names[i],
 			   ft_fa_auto.delta[i]);
-	/* "step MS_AGO FROM_BYTES TO_BYTES DECISION FAULTS NEAR EVENTS USED UNUSED" */
+	/* "step MS_AGO FROM_BYTES TO_BYTES DECISION FAULTS NEAR EVENTS USED UNUSED OLD" */
 	for (i = 0; i < FT_FA_AUTO_HIST; i++) {
 		unsigned int h = ft_fa_auto.hist_next - FT_FA_AUTO_HIST + i;
 
 		if ((int)h < 0 || !ft_fa_auto.hist[h % FT_FA_AUTO_HIST].decision)
 			continue;
 		h %= FT_FA_AUTO_HIST;
-		seq_printf(m, "step %u %lu %lu %s %lu %lu %lu %lu %lu\n",
+		seq_printf(m, "step %u %lu %lu %s %lu %lu %lu %lu %lu %d\n",
 			   jiffies_to_msecs(jiffies - ft_fa_auto.hist[h].jiffies),
 			   ft_fa_auto.hist[h].from << PAGE_SHIFT,
 			   ft_fa_auto.hist[h].to << PAGE_SHIFT,
 			   ft_fa_auto.hist[h].decision, ft_fa_auto.hist[h].faults,
 			   ft_fa_auto.hist[h].near, ft_fa_auto.hist[h].events,
-			   ft_fa_auto.hist[h].used, ft_fa_auto.hist[h].unused);
+			   ft_fa_auto.hist[h].used, ft_fa_auto.hist[h].unused,
+			   ft_fa_auto.hist[h].old);
 	}
 	mutex_unlock(&ft_fa_lock);
 	return 0;
@@ -946,6 +915,8 @@ static void ft_fa_deactivate(void)
 	mutex_lock(&ft_fa_lock);
 	ft_fa_live = false;
 	ft_fa_auto.on = false;
+	ft_fa_auto.age_live = false;
+	ft_fa_auto.age = false;
 	WRITE_ONCE(foliotune_fa_sampling, false);
 	WRITE_ONCE(foliotune_fa_mkold, 0);
 	ft_fa_update_key_locked();
@@ -965,7 +936,7 @@ static void ft_fa_deactivate(void)
 		}
 		ft_fa_written = 0;
 	}
-	if (strcmp(ft_fa_auto.decision, "none"))
+	if (strcmp(ft_fa_auto.policy.decision, "none"))
 		ft_fa_auto_set_state("off", "the livepatch was disabled");
 	mutex_unlock(&ft_fa_lock);
 }

@@ -27,22 +27,27 @@
 #   launch-zram-classic   as launch-zram, /sys/kernel/mm/lru_gen/enabled = 0
 #   launch-noswap-classic as launch-noswap, lru_gen off
 #   seqread               ft_seqread (no memory pressure), MGLRU on, zram on
+#   spawn                 ft_spawn: fork+exec of /bin/true and short shell
+#                         scripts (unixbench's execl and shell pattern: the
+#                         cost side of old pre-mapped PTEs), no pressure
 # Configurations (knobs set for the run; all others at their defaults):
 #   stock   fault_around_bytes=64K fault_around_mkold=0 fault_around_auto=0
 #   fa4k    fault_around_bytes=4K  (fault-around off)
 #   mkold1  64K, fault_around_mkold=1 (pre-mapped PTEs old but the faulting run)
 #   mkold2  64K, fault_around_mkold=2 (only the faulting PTE young)
 #   auto    fault_around_auto=1, fault_around_auto_max_bytes=BENCH_AUTO_MAX
+#   auto200 as auto, fault_around_auto_period_ms=200
+#   autoage as auto, fault_around_auto_age=1 (the tuner decides the age too)
 #
 # Settings (arguments or environment):
 #   BENCH_REPS (3)  BENCH_ONLY (all: applaunch seqread; or scenario names)
-#   BENCH_CONFIGS ("stock fa4k mkold1 mkold2 auto auto200")  BENCH_WARMUP (1)
+#   BENCH_CONFIGS ("stock fa4k mkold1 mkold2 auto auto200 autoage")  BENCH_WARMUP (1)
 #   BENCH_APPS (10) BENCH_APP_MB (6) BENCH_FW_MB (24) BENCH_ANON_MB (3)
 #   BENCH_LIMIT_MB (48) BENCH_ROUNDS (2) BENCH_LAUNCH_ARGS ("")
 #   BENCH_ZRAM_MB (512) BENCH_SEQ_MB (128)
 #   BENCH_SEQ_PATTERNS (seq,stride2,stride4,stride16,rand) BENCH_SEQ_PASSES (3)
 #   BENCH_SEQ_SECONDS (10: each pattern repeats its passes this long)
-#   BENCH_AUTO_MAX (64K)
+#   BENCH_AUTO_MAX (64K)  BENCH_SPAWN_SECONDS (10)
 set -uo pipefail
 
 out=${1:?usage: faultaround-guest.sh OUTDIR [VAR=VALUE]...}
@@ -60,9 +65,9 @@ repo=${FT_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/tests/lib.sh"
 
 REPS=${BENCH_REPS:-3}
-ALL_SCEN="launch-zram launch-noswap launch-zram-classic launch-noswap-classic seqread"
+ALL_SCEN="launch-zram launch-noswap launch-zram-classic launch-noswap-classic seqread spawn"
 ONLY=" $(echo "${BENCH_ONLY:-all}" | tr ',' ' ') "
-CONFIGS=$(echo "${BENCH_CONFIGS:-stock fa4k mkold1 mkold2 auto auto200}" | tr ',' ' ')
+CONFIGS=$(echo "${BENCH_CONFIGS:-stock fa4k mkold1 mkold2 auto auto200 autoage}" | tr ',' ' ')
 WARMUP=${BENCH_WARMUP:-1}
 APPS=${BENCH_APPS:-10}
 APP_MB=${BENCH_APP_MB:-6}
@@ -77,10 +82,12 @@ SEQ_PATTERNS=${BENCH_SEQ_PATTERNS:-seq,stride2,stride4,stride16,rand}
 SEQ_PASSES=${BENCH_SEQ_PASSES:-3}
 SEQ_SECONDS=${BENCH_SEQ_SECONDS:-10}
 AUTO_MAX=${BENCH_AUTO_MAX:-64K}
+SPAWN_SECONDS=${BENCH_SPAWN_SECONDS:-10}
 
 FT=$repo/userspace/foliotune
 AL=$repo/tests/progs/ft_applaunch
 SR=$repo/tests/progs/ft_seqread
+SP=$repo/tests/progs/ft_spawn
 LRU_GEN=/sys/kernel/mm/lru_gen/enabled
 ADIR=$FT_XFS/applaunch
 KNOBS="fault_around_bytes fault_around_mkold fault_around_auto fault_around_auto_max_bytes"
@@ -99,9 +106,9 @@ for t in $ONLY; do
 	case " all applaunch $ALL_SCEN " in *" $t "*) ;; *) die "BENCH_ONLY: unknown '$t' (all applaunch $ALL_SCEN)" ;; esac
 done
 for c in $CONFIGS; do
-	case $c in stock | fa4k | mkold1 | mkold2 | auto | auto200) ;; *) die "BENCH_CONFIGS: unknown '$c' (stock fa4k mkold1 mkold2 auto auto200)" ;; esac
+	case $c in stock | fa4k | mkold1 | mkold2 | auto | auto200 | autoage) ;; *) die "BENCH_CONFIGS: unknown '$c' (stock fa4k mkold1 mkold2 auto auto200 autoage)" ;; esac
 done
-for f in "$FT" "$AL" "$SR"; do
+for f in "$FT" "$AL" "$SR" "$SP"; do
 	[ -x "$f" ] || die "$f missing: run make and make -C tests/progs on the host"
 done
 [ -r "$FT_KO" ] || die "$FT_KO missing: run make on the host"
@@ -123,6 +130,9 @@ done
 for c in $COUNTERS; do
 	grep -q "^$c " "$FT_DEBUGFS/vmstat" || die "counter $c missing from $FT_DEBUGFS/vmstat"
 done
+case " $CONFIGS " in *" autoage "*)
+	[ -e "$FT_DEBUGFS/fault_around_auto_age" ] || die "knob fault_around_auto_age missing: this foliotune.ko is older" ;;
+esac
 if want launch-zram-classic || want launch-noswap-classic; then
 	[ -w "$LRU_GEN" ] || die "$LRU_GEN missing: no MGLRU in this kernel, cannot compare"
 fi
@@ -141,6 +151,7 @@ launch_cmd=("$AL" run -d "$ADIR" -n "$APPS" -f "$APP_MB" -F "$FW_MB" -a "$ANON_M
 # shellcheck disable=SC2206
 [ -n "$LAUNCH_ARGS" ] && launch_cmd+=($LAUNCH_ARGS)
 seq_cmd=("$SR" -d "$FT_XFS" -s "$SEQ_MB" -p "$SEQ_PATTERNS" -n "$SEQ_PASSES" -t "$SEQ_SECONDS")
+spawn_cmd=("$SP" -t "$SPAWN_SECONDS" -m both)
 
 t_setup=$(date +%s)
 if want launch-zram || want launch-noswap || want launch-zram-classic || want launch-noswap-classic; then
@@ -175,6 +186,8 @@ fi
 	echo "seq_passes $SEQ_PASSES"
 	echo "seq_seconds $SEQ_SECONDS"
 	echo "auto_max $AUTO_MAX"
+	echo "spawn_seconds $SPAWN_SECONDS"
+	echo "spawn_cmd ${spawn_cmd[*]}"
 	echo "launch_cmd ${launch_cmd[*]}"
 	echo "seq_cmd ${seq_cmd[*]}"
 	echo "read_ahead_kb $(cat /sys/block/vda/queue/read_ahead_kb)"
@@ -203,6 +216,9 @@ config_sets() {
 	# which the default 1 s period allows only a few steps from 64K.
 	auto200) SETS=(-s fault_around_bytes=64K -s fault_around_mkold=0 -s fault_around_auto_period_ms=200
 		  -s "fault_around_auto_max_bytes=$AUTO_MAX" -s fault_around_auto=1) ;;
+	# mkold is written before the age knob: writing it turns the age off
+	autoage) SETS=(-s fault_around_bytes=64K -s fault_around_mkold=0 -s fault_around_auto_period_ms=1000
+		  -s "fault_around_auto_max_bytes=$AUTO_MAX" -s fault_around_auto_age=1 -s fault_around_auto=1) ;;
 	*) return 1 ;;
 	esac
 }
@@ -230,6 +246,7 @@ scenario() {
 	launch-zram-classic)   swap_on;  lru_set 0;               CMD=("${launch_cmd[@]}") ;;
 	launch-noswap-classic) swap_off; lru_set 0;               CMD=("${launch_cmd[@]}") ;;
 	seqread)               swap_on;  lru_set "$lru_gen_orig"; CMD=("${seq_cmd[@]}") ;;
+	spawn)                 swap_on;  lru_set "$lru_gen_orig"; CMD=("${spawn_cmd[@]}") ;;
 	*) return 1 ;;
 	esac
 }
@@ -276,7 +293,7 @@ run_one() {
 		cp "$FT_DEBUGFS/fault_around_auto_state" "$base.autostate" 2>/dev/null
 	fi
 	[ "$rc" = 0 ] || say "$scen $config $tag: foliotune record exit $rc"
-	grep -E '^(error|round |summary|total )' "$base.out" | sed 's/^/    /' | cut -c1-200
+	grep -E '^(error|round |summary|total |spawns )' "$base.out" | sed 's/^/    /' | cut -c1-200
 }
 
 scens=()
@@ -294,7 +311,7 @@ if [ "$WARMUP" = 1 ]; then
 	for s in "${scens[@]}"; do
 		case $s in
 		launch-*) [ -z "$wl" ] && { wl=$s; run_one "$s" stock warmup; } ;;
-		seqread) run_one "$s" stock warmup ;;
+		seqread | spawn) run_one "$s" stock warmup ;;
 		esac
 	done
 fi

@@ -9,7 +9,8 @@
 #   make && make -C tests/progs && scripts/bench/faultaround.sh
 #
 # Builds nothing: it needs module/foliotune.ko (with the fault-around
-# knobs), userspace/foliotune, tests/progs/ft_applaunch and ft_seqread.
+# knobs), userspace/foliotune, tests/progs/ft_applaunch, ft_seqread and
+# ft_spawn.
 # It makes a scratch xfs image, boots the test box once
 # (scripts/vm/vmrun.sh -s scripts/bench/faultaround-guest.sh), then runs
 # scripts/bench/faultaround-report.sh.  Raw files: OUTDIR/raw/.
@@ -17,15 +18,15 @@
 # Environment (passed to the guest; see faultaround-guest.sh):
 #   BENCH_REPS (3)      repetitions of every scenario x configuration
 #   BENCH_ONLY (all)    scenarios: applaunch (= the four launch-*), seqread,
-#                       launch-zram launch-noswap launch-zram-classic
+#                       spawn, launch-zram launch-noswap launch-zram-classic
 #                       launch-noswap-classic (comma or space separated)
-#   BENCH_CONFIGS       default "stock fa4k mkold1 mkold2 auto auto200"
+#   BENCH_CONFIGS       default "stock fa4k mkold1 mkold2 auto auto200 autoage"
 #   BENCH_WARMUP (1)    one unrecorded stock run first
 #   BENCH_APPS (10) BENCH_APP_MB (6) BENCH_FW_MB (24) BENCH_ANON_MB (3)
 #   BENCH_LIMIT_MB (48) BENCH_ROUNDS (2) BENCH_LAUNCH_ARGS (extra ft_applaunch args)
 #   BENCH_ZRAM_MB (512) BENCH_SEQ_MB (128) BENCH_SEQ_PATTERNS BENCH_SEQ_PASSES (3)
 #   BENCH_SEQ_SECONDS (10)
-#   BENCH_AUTO_MAX (64K)
+#   BENCH_AUTO_MAX (64K) BENCH_SPAWN_SECONDS (10)
 # Host side:
 #   BENCH_OUT       results directory (default bench/results/<date>-<commit>-faultaround)
 #   BENCH_TIMEOUT   guest timeout in seconds (default: estimate x 4)
@@ -43,12 +44,12 @@ cd "$repo" || exit 2
 
 VARS="BENCH_REPS BENCH_ONLY BENCH_CONFIGS BENCH_WARMUP BENCH_APPS BENCH_APP_MB BENCH_FW_MB
 	BENCH_ANON_MB BENCH_LIMIT_MB BENCH_ROUNDS BENCH_LAUNCH_ARGS BENCH_ZRAM_MB BENCH_SEQ_MB
-	BENCH_SEQ_PATTERNS BENCH_SEQ_PASSES BENCH_SEQ_SECONDS BENCH_AUTO_MAX"
+	BENCH_SEQ_PATTERNS BENCH_SEQ_PASSES BENCH_SEQ_SECONDS BENCH_AUTO_MAX BENCH_SPAWN_SECONDS"
 cmdline="$(for v in $VARS BENCH_MEM; do
 	[ -n "${!v+x}" ] && printf '%s=%q ' "$v" "${!v}"; done)scripts/bench/faultaround.sh"
 [ $# -gt 0 ] && { echo "faultaround.sh takes no arguments (environment only)" >&2; exit 1; }
 
-for f in module/foliotune.ko userspace/foliotune tests/progs/ft_applaunch tests/progs/ft_seqread; do
+for f in module/foliotune.ko userspace/foliotune tests/progs/ft_applaunch tests/progs/ft_seqread tests/progs/ft_spawn; do
 	[ -e "$f" ] || { echo "faultaround.sh: $f missing: run make and make -C tests/progs first" >&2; exit 2; }
 done
 # The module must have the fault-around knobs (the guest checks the live
@@ -80,12 +81,14 @@ out=$(cd "$out" && pwd)
 # is about what it takes on an idle host: ~12 min.
 reps=${BENCH_REPS:-3}
 only=" $(echo "${BENCH_ONLY:-all}" | tr ',' ' ') "
-nconf=$(echo "${BENCH_CONFIGS:-stock fa4k mkold1 mkold2 auto auto200}" | tr ',' ' ' | wc -w)
+nconf=$(echo "${BENCH_CONFIGS:-stock fa4k mkold1 mkold2 auto auto200 autoage}" | tr ',' ' ' | wc -w)
 nl=0; ns=0
 for s in launch-zram launch-noswap launch-zram-classic launch-noswap-classic; do
 	case $only in *" all "* | *" applaunch "* | *" $s "*) nl=$((nl + 1)) ;; esac
 done
 case $only in *" all "* | *" seqread "*) ns=1 ;; esac
+nsp=0
+case $only in *" all "* | *" spawn "*) nsp=1 ;; esac
 apps=${BENCH_APPS:-10}; rounds=${BENCH_ROUNDS:-2}
 # boot + setup: ~70 s + writing the files; per launch run: ~1 s between
 # runs + ~0.4 s per launch at the default sizes; per seqread run: ~3 s +
@@ -94,7 +97,8 @@ per_launch=$(( 1 + apps * rounds * 4 / 10 ))
 npat=$(echo "${BENCH_SEQ_PATTERNS:-seq,stride2,stride4,stride16,rand}" | tr ',' ' ' | wc -w)
 per_seq=$(( 3 + ${BENCH_SEQ_MB:-128} * npat / 200 + ${BENCH_SEQ_SECONDS:-10} * npat ))
 setup=$(( 70 + (${BENCH_FW_MB:-24} + apps * ${BENCH_APP_MB:-6} + ${BENCH_SEQ_MB:-128}) / 20 ))
-est=$(( setup + (reps * nconf + ${BENCH_WARMUP:-1}) * (nl * per_launch + ns * per_seq) ))
+per_spawn=$(( 2 + ${BENCH_SPAWN_SECONDS:-10} ))
+est=$(( setup + (reps * nconf + ${BENCH_WARMUP:-1}) * (nl * per_launch + ns * per_seq + nsp * per_spawn) ))
 timeout_s=${BENCH_TIMEOUT:-$(( est * 4 ))}
 
 accel=tcg

@@ -33,7 +33,7 @@ knob_random_value() {
 # single-threaded TCG (scripts/vm/vmrun.sh) and every knob is flipped.
 # reclaim_probes arms and disarms two kprobes on ftrace sites: text
 # patching too.
-FT_REL_FLIP_SAFE="unmap_batch fault_around_bytes fault_around_auto_max_bytes fault_around_mkold fault_around_auto reclaim_probes"
+FT_REL_FLIP_SAFE="unmap_batch fault_around_bytes fault_around_auto_max_bytes fault_around_mkold fault_around_auto fault_around_auto_age reclaim_probes"
 
 # knob_flipper_start OUTFILE [KNOB...]: the known knobs (or the KNOBs named)
 # to random valid values, then a random 10-100 ms pause, until

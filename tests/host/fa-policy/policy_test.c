@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fault-around tuner's decisions (module/fa_policy.c, compiled here
+ * against compat/ stand-ins of the kernel headers) driven by synthetic
+ * periods: the age under pressure, without it and when it flaps; early
+ * decisions, refuted jumps, the once-per-period rule once settled.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fa_policy.h"
+
+#define PERIOD	1000UL
+#define QUICK	(PERIOD / FOLIOTUNE_FA_QUICK_STEPS)
+
+static int failed;
+
+static void check(int cond, const char *what, const struct foliotune_fa_policy *p)
+{
+	if (cond) {
+		printf("ok - fa-policy: %s\n", what);
+		return;
+	}
+	failed = 1;
+	printf("not ok - fa-policy: %s # decision %s (%s), age %s (%s)\n", what,
+	       p->decision, p->reason, p->age_decision, p->age_reason);
+}
+
+/* A period of a reader: F faults, N near, U/W sampled used/unused. */
+static struct foliotune_fa_period rd(unsigned long now, unsigned long len,
+				     unsigned long f, unsigned long n,
+				     unsigned long u, unsigned long w)
+{
+	struct foliotune_fa_period d = {
+		.faults = f, .near = n, .used = u, .unused = w,
+		.now_ms = now, .len_ms = len,
+	};
+	return d;
+}
+
+/* A period with file reclaim: direct reclaim A, refaults R, steals S. */
+static struct foliotune_fa_period pr(unsigned long now, unsigned long a,
+				     unsigned long r, unsigned long s)
+{
+	struct foliotune_fa_period d = rd(now, PERIOD, 100, 50, 40, 40);
+
+	d.allocstall = a;
+	d.refault_file = r;
+	d.pgsteal_file = s;
+	return d;
+}
+
+static void test_age(void)
+{
+	struct foliotune_fa_policy p;
+	struct foliotune_fa_period d;
+	unsigned long t = 0, i, flips = 0;
+	int old, was;
+
+	foliotune_fa_policy_start(&p, false);
+	d = rd(t += PERIOD, PERIOD, 100, 50, 40, 40);
+	check(!foliotune_fa_policy_age(&p, PERIOD, &d) && p.age_changes == 0,
+	      "age: young without pressure", &p);
+	d = pr(t += PERIOD, 0, 5, 10);
+	check(!foliotune_fa_policy_age(&p, PERIOD, &d),
+	      "age: a few refaults and steals (< 32 pages) are no pressure", &p);
+	d = pr(t += PERIOD, 3, 0, 0);
+	check(foliotune_fa_policy_age(&p, PERIOD, &d) && p.age_changes == 1 &&
+	      !strcmp(p.age_decision, "old"),
+	      "age: direct reclaim makes it old in one step", &p);
+	for (i = 1; i < FOLIOTUNE_FA_AGE_QUIET_PERIODS; i++) {
+		d = rd(t += PERIOD, PERIOD, 100, 50, 40, 40);
+		old = foliotune_fa_policy_age(&p, PERIOD, &d);
+	}
+	check(old && p.age_changes == 1,
+	      "age: stays old for the quiet periods of the hysteresis", &p);
+	d = rd(t += PERIOD, PERIOD, 100, 50, 40, 40);
+	check(!foliotune_fa_policy_age(&p, PERIOD, &d) && p.age_changes == 2 &&
+	      !strcmp(p.age_decision, "young"),
+	      "age: young again after the quiet periods", &p);
+	d = rd(t += PERIOD, PERIOD, 100, 50, 40, 40);
+	foliotune_fa_policy_age(&p, PERIOD, &d);
+	check(!strcmp(p.age_change_reason, "no file reclaim pressure for 4000 ms"),
+	      "age: the reason of the last change stays until the next change", &p);
+
+	/* quick steps count their own length toward the quiet time */
+	d = pr(t += PERIOD, 0, 0, 500);
+	check(foliotune_fa_policy_age(&p, PERIOD, &d) && p.age_changes == 3,
+	      "age: memcg/kswapd steals alone (pgsteal_file) make it old", &p);
+	for (i = 0; i < 4 * FOLIOTUNE_FA_AGE_QUIET_PERIODS - 1; i++) {
+		d = rd(t += QUICK, QUICK, 100, 50, 40, 40);
+		old = foliotune_fa_policy_age(&p, PERIOD, &d);
+	}
+	check(old, "age: quarter-period steps add up to the quiet time, not count as periods", &p);
+	d = rd(t += QUICK, QUICK, 100, 50, 40, 40);
+	check(!foliotune_fa_policy_age(&p, PERIOD, &d),
+	      "age: young once the quiet time reaches the periods", &p);
+
+	/* pressure every other period for 20 periods: one change, no flapping */
+	foliotune_fa_policy_start(&p, false);
+	was = 0;
+	for (i = 0; i < 20; i++) {
+		d = (i % 2) ? rd(t += PERIOD, PERIOD, 100, 50, 40, 40) :
+			      pr(t += PERIOD, 0, 200, 0);
+		old = foliotune_fa_policy_age(&p, PERIOD, &d);
+		flips += old != was;
+		was = old;
+	}
+	check(old && flips == 1 && p.age_changes == 1,
+	      "age: flapping pressure (every other period) changes it once", &p);
+}
+
+static void test_window(void)
+{
+	struct foliotune_fa_policy p;
+	struct foliotune_fa_period d;
+	unsigned long pages, t = 0, i;
+
+	/* stride reader at the stock 64K: refuted at the first quick step */
+	foliotune_fa_policy_start(&p, false);
+	d = rd(t += QUICK, QUICK, 400, 400, 4, 124);
+	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	check(pages == 1 && foliotune_fa_policy_next_ms(&p, PERIOD) == PERIOD,
+	      "window: strong evidence decides at the first quick step, then settles", &p);
+
+	/* weak evidence in a quick step holds */
+	foliotune_fa_policy_start(&p, false);
+	d = rd(t += QUICK, QUICK, 20, 0, 0, 0);
+	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	check(pages == 16 && !p.settled &&
+	      foliotune_fa_policy_next_ms(&p, PERIOD) == QUICK,
+	      "window: too few faults in a quick step hold, quick steps go on", &p);
+	for (i = 1; i < FOLIOTUNE_FA_QUICK_STEPS; i++) {
+		d = rd(t += QUICK, QUICK, 20, 0, 0, 0);
+		pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	}
+	check(pages == 16 && p.settled,
+	      "window: a period of quick holds settles the tuner", &p);
+
+	/* sequential at 4K: jump to the maximum, then refuted one quick step later */
+	foliotune_fa_policy_start(&p, false);
+	d = rd(t += QUICK, QUICK, 200, 190, 0, 0);
+	pages = foliotune_fa_policy_window(&p, 1, 16, PERIOD, &d);
+	check(pages == 16 && !p.settled && p.unconfirmed,
+	      "window: sequential at 4K jumps to the maximum, unsettled", &p);
+	d = rd(t += QUICK, QUICK, 200, 190, 4, 124);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 1 && p.backoff == 2 && p.grow_ok == t + 2 * PERIOD,
+	      "window: the refuted jump is undone a quarter period later, backoff doubles", &p);
+	d = rd(t += PERIOD, PERIOD, 200, 190, 0, 0);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 1 && !strcmp(p.decision, "hold"),
+	      "window: the next jump waits for the backoff", &p);
+
+	/* settled: a second change within one period is refused */
+	foliotune_fa_policy_start(&p, false);
+	d = rd(t += QUICK, QUICK, 400, 380, 120, 8);
+	pages = foliotune_fa_policy_window(&p, 4, 16, PERIOD, &d);
+	check(pages == 8 && p.settled, "window: used and sequential doubles, settled", &p);
+	d = rd(t += QUICK, QUICK, 400, 380, 120, 8);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 8 && strstr(p.reason, "rate limit"),
+	      "window: settled, at most one change per period", &p);
+	d = rd(t += PERIOD, PERIOD, 400, 380, 120, 8);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 16, "window: a period later it may change again", &p);
+
+	/* random reader at 64K without samples: 4K */
+	foliotune_fa_policy_start(&p, false);
+	d = rd(t += QUICK, QUICK, 400, 20, 0, 0);
+	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	check(pages == 1, "window: random faults without samples go to 4K", &p);
+
+	/* pressure raises the bar: 3/16 used is worth it without, not with */
+	foliotune_fa_policy_start(&p, false);
+	d = rd(t += PERIOD, PERIOD, 400, 100, 24, 104);
+	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	check(pages == 16, "window: 3/16 used holds without pressure", &p);
+	foliotune_fa_policy_start(&p, false);
+	d = rd(t += PERIOD, PERIOD, 400, 100, 24, 104);
+	d.refault_file = 1;
+	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	check(pages == 8, "window: 3/16 used halves under pressure", &p);
+}
+
+int main(void)
+{
+	test_age();
+	test_window();
+	return failed;
+}
