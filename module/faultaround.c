@@ -39,7 +39,7 @@
  *                         found when it stops; writing fault_around_mkold
  *                         turns this off.
  *   fault_around_auto_state       0444: current size, last decision, why,
- *                         the inputs of the last period, the last 8 steps.
+ *                         the inputs of the last period, the last 32 steps.
  * The knobs change the kernel only while the tuner is live: from the
  * livepatch's pre_patch callback to its pre_unpatch (or post_unpatch, when
  * an enable is reverted).  Outside it writes fail with ENODEV.
@@ -420,7 +420,7 @@ static bool ft_fa_saved_valid;
 static unsigned long ft_fa_saved_pages;	/* the kernel's value at pre_patch */
 static unsigned long ft_fa_written;	/* what foliotune last wrote, 0: none */
 
-#define FT_FA_AUTO_HIST		8	/* steps shown in fault_around_auto_state */
+#define FT_FA_AUTO_HIST		32	/* steps shown in fault_around_auto_state */
 
 enum ft_fa_input {
 	FT_IN_faults, FT_IN_near, FT_IN_events, FT_IN_mapped, FT_IN_mapped_old,
