@@ -2,13 +2,20 @@
 #
 # foliotune - top-level build.  `make help` lists the targets.
 #
-# KVER names the one kernel build everything is made for; nothing else
-# spells it.  KDIR is its headers, KSRC the unpacked linux-source package
-# (for checkpatch and for diffing the kernel copies in module/kcopy/).
+# KVER names the one kernel build everything is made for; its default is
+# scripts/kernels/default-kver (nothing else spells it).  KDIR is its
+# headers, unpacked into the kernel cache (scripts/kernels/fetch.sh, never
+# installed on the host); KSRC the unpacked linux-source package (for
+# checkpatch and the kernel's mm selftests).  A Debian 13 (+deb13) build is
+# compiled by Debian 13's gcc-14, inside the cached trixie build root
+# (scripts/kernels/buildroot.sh); KBUILD_RUN is that wrapper, empty for
+# bookworm builds, which the host's gcc-12 compiles.
 
-KVER ?= 6.12.117+deb12-amd64
-KDIR ?= /usr/src/linux-headers-$(KVER)
-KSRC ?= /var/cache/foliotune/linux-source-6.12
+KVER ?= $(shell cat scripts/kernels/default-kver)
+FT_CACHE ?= /var/cache/foliotune
+KDIR ?= $(FT_CACHE)/kernels/$(KVER)/headers/usr/src/linux-headers-$(KVER)
+KSRC ?= $(FT_CACHE)/linux-source-6.12
+KBUILD_RUN := $(if $(findstring +deb13,$(KVER)),scripts/kernels/buildroot.sh trixie --)
 PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD := $(CURDIR)/build
@@ -33,7 +40,7 @@ DEBUG_KALLSYMS_DEP := $(DEBUG_DIR)/vmlinuz
 endif
 KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
 
-export KVER KDIR KSRC
+export KVER KDIR KSRC FT_CACHE
 
 .PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround \
 	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc \
@@ -43,12 +50,16 @@ export KVER KDIR KSRC
 all: module cli progs tools test-modules
 
 ifneq ($(FT_DEBUG_LANE),1)
+# The headers come into the cache on first use (root: the cache is shared).
 $(KDIR)/Makefile:
-	$(error kernel headers for $(KVER) missing: apt-get install linux-headers-$(KVER) (or run `make deps`))
+	scripts/kernels/fetch.sh $(KVER) image headers
 endif
 
+# A build is refused until `make verify-kernel` has proved foliotune's copies
+# and its binary layout on it (scripts/kernels/verify.sh).
 module/verified/$(KVER).h:
-	$(error foliotune was not verified on $(KVER): no module/verified/$(KVER).h)
+	$(if $(findstring -rt-,$(KVER)),$(error foliotune refuses $(KVER): PREEMPT_RT kernels are not supported (the per-CPU fault-around record assumes preemption is off under the page-table lock)))
+	$(error foliotune is not verified on $(KVER): run `make verify-kernel KVER=$(KVER)` (docs/kernels.md))
 
 # Non-exported vmlinux symbols are reached through livepatch relocations
 # (never function pointers: Debian 6.12 has IBT).  module/klp-symbols.list
@@ -92,7 +103,7 @@ define klp_convert
 endef
 
 module: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/module KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) modules
+	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(CURDIR)/module KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) modules
 	@$(call klp_convert,module/foliotune.ko)
 
 cli:
@@ -119,7 +130,7 @@ define build_module_copy
 	cp module/*.c module/*.h module/Kbuild $(1)/
 	cp -r module/verified module/kcopy $(1)/
 	cp $(KLP_LIST) $(1)/
-	$(MAKE) -C $(KDIR) M=$(1) FT_INCLUDE=$(CURDIR)/include \
+	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(1) FT_INCLUDE=$(CURDIR)/include \
 		KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) $(2) modules
 	@$(call klp_convert,$(1)/foliotune.ko)
 endef
@@ -127,12 +138,12 @@ endef
 # Test-only modules: the WARN_ON module for the console-gate self-test and a
 # copy of foliotune that expects another kernel build.
 test-modules: $(KDIR)/Makefile $(KLP_SYMVERS)
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/modules modules
+	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(CURDIR)/tests/modules modules
 	mkdir -p $(BUILD)/wrong-build
 	cp module/*.c module/*.h module/Kbuild $(BUILD)/wrong-build/
 	cp -r module/verified module/kcopy $(BUILD)/wrong-build/
 	cp $(KLP_LIST) $(BUILD)/wrong-build/
-	$(MAKE) -C $(KDIR) M=$(BUILD)/wrong-build FT_TEST_WRONG_BUILD=1 \
+	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(BUILD)/wrong-build FT_TEST_WRONG_BUILD=1 \
 		FT_INCLUDE=$(CURDIR)/include KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) modules
 	@$(call klp_convert,$(BUILD)/wrong-build/foliotune.ko)
 

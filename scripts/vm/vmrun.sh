@@ -19,9 +19,10 @@
 #
 # Options:
 #   -k KVER     kernel release (default $KVER or 6.12.117+deb12-amd64)
-#   -K FILE     kernel image (default /boot/vmlinuz-KVER)
-#   -M DIR      the guest's /lib/modules/KVER (bound over it; for a kernel
-#               not installed on the host, e.g. the debug-kernel lane's)
+#   -K FILE     kernel image (default: KVER's image in the kernel cache,
+#               fetched there by scripts/kernels/fetch.sh when missing)
+#   -M DIR      the guest's /lib/modules/KVER, bound over it (default: the
+#               cached image's modules when -K is not given)
 #   -e VAR=VAL  export VAR into the command's environment (repeatable)
 #   -m MEM      guest memory (default 4G)        -c CPUS  vCPUs (default 2)
 #   -t SECS     host-side timeout (default 600)  -a ARGS  extra kernel args
@@ -85,9 +86,11 @@ if [ -z "$script" ] && [ $# -eq 0 ]; then
 	usage
 fi
 
+# Debian's kernels come from the project's cache, never from /boot.
 if [ -z "$kernel" ]; then
-	kernel=/boot/vmlinuz-$kver
-	[ -r "$kernel" ] || { echo "vmrun: $kernel missing: make deps (linux-image-$kver-unsigned)" >&2; exit 2; }
+	kernel=$("$repo/scripts/kernels/fetch.sh" "$kver" --path kernel) || exit 2
+	[ -r "$kernel" ] || "$repo/scripts/kernels/fetch.sh" "$kver" image || exit 2
+	[ -n "$moddir" ] || moddir=$("$repo/scripts/kernels/fetch.sh" "$kver" --path modules) || exit 2
 fi
 [ -r "$kernel" ] || { echo "vmrun: kernel image $kernel missing" >&2; exit 2; }
 if [ -n "$moddir" ]; then
