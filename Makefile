@@ -45,7 +45,8 @@ export KVER KDIR KSRC FT_CACHE
 .PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround \
 	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc \
 	debug-kernel check-debug check-debug-catches debug-modules debug-break-rmap debug-verified \
-	debug-verified-current debug-run debug-catches
+	debug-verified-current debug-run debug-catches verify-kernel verify-module kernel-module \
+	modules-all check-kernels kernels-doc
 
 all: module cli progs tools test-modules
 
@@ -149,6 +150,38 @@ test-modules: $(KDIR)/Makefile $(KLP_SYMVERS)
 
 deps:
 	@scripts/deps.sh $(KVER)
+
+# Kernel builds (docs/kernels.md).  verify-kernel: prove foliotune on
+# KVER and write module/verified/KVER.h (scripts/kernels/verify.sh).
+# modules-all: foliotune.ko for every verified build, into
+# build/modules/KVER/.  check-kernels: the smoke suite on each of them
+# (FT_KERNELS: a subset).  kernels-doc: regenerate docs/kernels.md.
+VERIFIED_KVERS := $(filter-out %-ftdebug,$(patsubst module/verified/%.h,%,$(wildcard module/verified/*.h)))
+FT_KERNELS ?= $(VERIFIED_KVERS)
+
+verify-kernel: cli progs tools
+	scripts/kernels/verify.sh $(KVER)
+
+# The module against verify-kernel's candidate header (FT_VERIFY_HEADER).
+verify-module: $(KDIR)/Makefile $(KLP_SYMVERS)
+	$(call build_module_copy,$(BUILD)/verify/$(KVER)/module,FT_VERIFIED_HEADER=$(FT_VERIFY_HEADER))
+
+kernel-module: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
+	$(call build_module_copy,$(BUILD)/modules/$(KVER),)
+
+modules-all:
+	@set -e; for k in $(FT_KERNELS); do $(MAKE) --no-print-directory KVER=$$k kernel-module; done
+
+check-kernels: cli progs tools
+	@fail=0; for k in $(FT_KERNELS); do \
+		$(MAKE) --no-print-directory KVER=$$k kernel-module >/dev/null || { echo "not ok - kernels: $$k: module build"; fail=1; continue; }; \
+		if r=$$(scripts/kernels/smoke.sh $$k $(BUILD)/modules/$$k/foliotune.ko $(BUILD)/smoke/$$k); then \
+			echo "ok - kernels: $$k: smoke suite, $$r"; else echo "not ok - kernels: $$k: smoke suite"; fail=1; fi; \
+	done; exit $$fail
+
+kernels-doc:
+	scripts/kernels/matrix.sh > docs/kernels.md.tmp
+	mv docs/kernels.md.tmp docs/kernels.md
 
 ksrc: $(KSRC)/Makefile
 $(KSRC)/Makefile:

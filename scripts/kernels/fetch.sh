@@ -151,6 +151,8 @@ fetch_headers() {
 		target=$(readlink "$link")
 		ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$tmp/root$target")" "$link"
 	done < <(find "$tmp/root" -type l -lname '/*')
+	# The flavour's Makefile includes the -common one by absolute path.
+	sed -i "s|^include /usr/src/|include $kdir/headers/usr/src/|" "$tmp/root/usr/src/linux-headers-$kver/Makefile"
 	[ -r "$tmp/root/usr/src/linux-headers-$kver/Makefile" ] || die "linux-headers-$kver has no Makefile"
 	echo "$version" > "$tmp/root/.version"
 	commit_part "$kdir/headers"
@@ -161,7 +163,7 @@ fetch_headers() {
 source_files=(
 	mm/rmap.c mm/memory.c mm/internal.h mm/filemap.c
 	arch/x86/include/asm/tlbflush.h
-	Makefile
+	Makefile scripts/extract-vmlinux
 )
 
 fetch_source() {
