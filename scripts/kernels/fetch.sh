@@ -16,7 +16,8 @@
 #            (usr/src/linux-headers-KVER is the KDIR; absolute symlinks
 #            are made relative so the tree works where it lies)
 #   source   the files of linux-source-6.12 (the same package version)
-#            that foliotune copies from -> linux-source/VERSION/
+#            that foliotune copies from, and scripts/extract-vmlinux
+#                                         -> linux-source/VERSION/
 #
 # fetch.sh KVER --path PART  prints where PART lives (fetched or not):
 #   kernel (the image file), modules (the modules dir), kdir, source, version
@@ -158,8 +159,8 @@ fetch_headers() {
 	commit_part "$kdir/headers"
 }
 
-# The source files foliotune's copies come from (module/kcopy/, unmap.c,
-# faultaround.c), and checkpatch's.
+# The source files foliotune's copies come from (module/kcopy/sources.list),
+# and what make verify-kernel runs from the source.
 source_files=(
 	mm/rmap.c mm/memory.c mm/internal.h mm/filemap.c
 	arch/x86/include/asm/tlbflush.h

@@ -9,7 +9,7 @@
 #   fetch    image, headers and the source package of KVER into the cache
 #            (scripts/kernels/fetch.sh; cached after the first run)
 #   config   what the test box and the livepatch need: LIVEPATCH, KPROBES,
-#            9P (the box's root), no PREEMPT_RT
+#            9p or virtiofs (the box's root), no PREEMPT_RT
 #   source   the copied kernel code equals KVER's source up to the marked
 #            deviations (scripts/kernels/kcopy-diff.py)
 #   symbols  one boot with nokaslr: /proc/kallsyms and `uname -v` (cached)
@@ -57,10 +57,12 @@ image=$($k/fetch.sh "$kver" --path kernel)
 config=$(dirname "$image")/config-$kver
 
 stage config
-for opt in LIVEPATCH KPROBES DEBUG_FS KALLSYMS_ALL NET_9P_VIRTIO 9P_FS; do
+for opt in LIVEPATCH KPROBES DEBUG_FS KALLSYMS_ALL; do
 	grep -qE "^CONFIG_$opt=[ym]" "$config" ||
-		die "CONFIG_$opt is not set in $config: $( [ "${opt#*9P}" != "$opt" ] && echo "the test box mounts its root over 9p; this flavour needs another box root" || echo "foliotune cannot work on this build")"
+		die "CONFIG_$opt is not set in $config: foliotune cannot work on this build"
 done
+grep -qE '^CONFIG_(9P_FS|VIRTIO_FS)=[ym]' "$config" ||
+	die "neither 9p nor virtiofs in $config: the test box cannot mount its root"
 grep -q '^CONFIG_PREEMPT_RT=y' "$config" && die "refused: PREEMPT_RT (the per-CPU fault-around record assumes preemption is off under the page-table lock)"
 
 stage source
