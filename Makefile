@@ -103,12 +103,15 @@ define klp_convert
 	fi
 endef
 
-module: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
+module: module/verified/$(KVER).h $(KDIR)/Makefile $(KLP_SYMVERS)
 	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(CURDIR)/module KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) modules
 	@$(call klp_convert,module/foliotune.ko)
 
+# The CLI names the build it serves (FOLIOTUNE_KVER); exported so that the
+# CLI's own tests (make -C userspace check, from tests/run-host.sh) agree.
+export FOLIOTUNE_KVER := $(KVER)
 cli:
-	$(MAKE) -C userspace KVER=$(KVER)
+	$(MAKE) -C userspace
 
 progs:
 	$(MAKE) -C tests/progs
@@ -166,7 +169,7 @@ verify-kernel: cli progs tools
 verify-module: $(KDIR)/Makefile $(KLP_SYMVERS)
 	$(call build_module_copy,$(BUILD)/verify/$(KVER)/module,FT_VERIFIED_HEADER=$(FT_VERIFY_HEADER))
 
-kernel-module: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
+kernel-module: module/verified/$(KVER).h $(KDIR)/Makefile $(KLP_SYMVERS)
 	$(call build_module_copy,$(BUILD)/modules/$(KVER),)
 
 modules-all:

@@ -44,7 +44,7 @@ update)
 	if [ "${FT_APT_REFRESH:-0}" != 1 ] && [ -n "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
 		exit 0
 	fi
-	apt-get "${opts[@]}" -qq update || {
+	apt-get "${opts[@]}" -qq --error-on=any update || {
 		echo "kernels: apt-get update of $dir/sources.list failed: check the network or FT_DEBIAN_MIRROR" >&2
 		exit 1
 	}

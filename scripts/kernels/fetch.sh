@@ -42,7 +42,7 @@ pkg_version() {
 		cat "$kdir/image/.version"
 		return
 	fi
-	"${apt[@]}" apt-cache show --no-all-versions "linux-image-$kver-unsigned" 2>/dev/null |
+	{ "${apt[@]}" apt-cache show --no-all-versions "linux-image-$kver-unsigned" 2>/dev/null || true; } |
 		sed -n 's/^Version: //p' | head -1
 }
 
@@ -77,7 +77,10 @@ download() {
 
 # new_part DEST: a temporary directory next to DEST, removed on failure.
 tmp=""
-cleanup() { [ -z "$tmp" ] || rm -rf "$tmp"; }
+cleanup() {
+	[ -z "$tmp" ] || rm -rf "$tmp"
+	rmdir "$kdir" 2>/dev/null || true	# only if a first fetch left it empty
+}
 trap cleanup EXIT
 new_part() {
 	mkdir -p "$(dirname "$1")"
