@@ -109,9 +109,13 @@ module: module/verified/$(KVER).h $(KDIR)/Makefile $(KLP_SYMVERS)
 
 # The CLI names the build it serves (FOLIOTUNE_KVER); exported so that the
 # CLI's own tests (make -C userspace check, from tests/run-host.sh) agree.
+# userspace/Makefile does not track it: a CLI built for another KVER is
+# rebuilt from clean.
 export FOLIOTUNE_KVER := $(KVER)
 cli:
+	@[ "$$(cat $(BUILD)/cli.kver 2>/dev/null)" = "$(KVER)" ] || $(MAKE) -s -C userspace clean
 	$(MAKE) -C userspace
+	@mkdir -p $(BUILD) && echo "$(KVER)" > $(BUILD)/cli.kver
 
 progs:
 	$(MAKE) -C tests/progs

@@ -12,7 +12,7 @@ any change in the kernel's text of a copied definition (a fix in
 try_to_unmap_one, a new line in folio_pte_batch) changes the output.
 --check compares and prints the difference; --write rewrites
 deviations.diff (after a deliberate change of a copy; every hunk must then
-carry a "foliotune:" (or "/* foliotune */") marker, which --check enforces too)."""
+carry a "foliotune:" (or "/* foliotune */") marker, or --write refuses)."""
 import difflib
 import re
 import sys
@@ -112,17 +112,27 @@ def main():
             f.writelines(diff)
         import os
         os.rename(ref + '.tmp', ref)
-    bad = unmarked(diff)
-    if bad:
-        sys.stdout.write('kcopy-diff: changes without a "foliotune:" marker:\n' + ''.join(bad))
-        return 1
     if mode == '--write':
+        bad = unmarked(diff)
+        if bad:
+            sys.stdout.write('kcopy-diff: changes without a "foliotune:" marker:\n' + ''.join(bad))
+            return 1
         return 0
     expected = open(ref).read().splitlines(True)
     if diff == expected:
         return 0
-    sys.stdout.write('kcopy-diff: the copied kernel code differs from %s\n'
-                     '(- as for the verified builds, + as for this source):\n' % ksrc)
+    def split(lines):
+        secs, cur = {}, None
+        for line in lines:
+            if line.startswith('=== '):
+                cur = line[4:].strip()
+            secs.setdefault(cur, []).append(line)
+        return secs
+    e, d = split(expected), split(diff)
+    names = [n for n in d if e.get(n) != d[n]]
+    sys.stdout.write('kcopy-diff: the copied kernel code differs from %s in: %s\n'
+                     '(the deviation diff, - as for the verified builds, + as for this source):\n'
+                     % (ksrc, ', '.join(names)))
     sys.stdout.writelines(difflib.unified_diff(expected, diff, 'deviations.diff',
                                                'this kernel', n=2))
     return 1

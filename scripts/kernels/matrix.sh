@@ -67,6 +67,20 @@ PREEMPT_RT builds (`-rt-amd64`) are refused at build and at load: the
 per-CPU fault-around record assumes preemption is off under the page-table
 lock, which PREEMPT_RT's sleeping spinlocks do not give.
 
+## What it costs (measured 2026-12-01, shared 2-core host, TCG)
+
+| step | time |
+|---|---|
+| Debian 13 build root (mmdebstrap, once) | 66 s, 352 MB |
+| fetch image + headers + source of one build (first time) | 86 s (image 108 MB, source 153 MB download; only the copied files are kept) |
+| `verify-kernel`, everything cached but the kallsyms boot | 6.12.117+deb12-amd64 398 s, 6.12.118+deb13-cloud-amd64 494 s |
+| `verify-kernel`, everything cached | 6.12.118+deb13-amd64 463 s |
+| of which: source / binary / module build / smoke boot | 1 s / 3-10 s / 57-80 s / 290-375 s |
+| one build in the cache | 130-280 MB (image, headers, modules.dep, vmlinux, kallsyms) |
+
+The smoke boot dominates; `make check-kernels` costs about the module
+build plus the smoke boot per build.
+
 ## Support matrix
 
 EOT

@@ -60,8 +60,14 @@ cp "$repo/module/unmap.c" "$repo/module/faultaround.c" "$w/repo/module/"
 sed -i 's/^\tarch_tlbbatch_add_pending(&tlb_ubc->arch, mm, uaddr);$/&\n\tbarrier();/' \
 	"$w/repo/module/kcopy/rmap_static.h"
 out=$(python3 "$check" "$w/repo" "$ksrc" --check 2>&1)
-if [ $? -ne 0 ] && printf '%s\n' "$out" | grep -q 'without a "foliotune:" marker'; then
-	ok "kcopy-diff: an unmarked change in a copy fails"
+if [ $? -ne 0 ] && printf '%s\n' "$out" | grep -q '^+.*barrier();'; then
+	ok "kcopy-diff: a change in a copy fails the check and is printed"
 else
-	nok "kcopy-diff: an unmarked change in a copy # $(printf '%s' "$out" | head -3)"
+	nok "kcopy-diff: a change in a copy # $(printf '%s' "$out" | head -3)"
+fi
+out=$(python3 "$check" "$w/repo" "$ksrc" --write 2>&1)
+if [ $? -ne 0 ] && printf '%s\n' "$out" | grep -q 'without a "foliotune:" marker'; then
+	ok "kcopy-diff: an unmarked change cannot become a recorded deviation"
+else
+	nok "kcopy-diff: --write took an unmarked change # $(printf '%s' "$out" | head -3)"
 fi
