@@ -96,7 +96,8 @@ while read -r rel pkg; do
 		echo "| $rel | $pkg | yes | ${date:-} | ${commit:-} | |"
 	elif [[ $rel == *-rt-amd64 ]]; then
 		echo "| $rel | $pkg | no | | | refused: PREEMPT_RT |"
-	elif reason=$(grep -s "^$rel " scripts/kernels/refused.list | cut -d' ' -f2-) && [ -n "$reason" ]; then
+	elif reason=$(awk -v r="$rel" -v p="$pkg" '$1 == r || $1 == p { sub(/^[^ ]+ /, ""); print; exit }' \
+			scripts/kernels/refused.list) && [ -n "$reason" ]; then
 		echo "| $rel | $pkg | no | | | $reason |"
 	else
 		echo "| $rel | $pkg | no | | | not yet verified |"
