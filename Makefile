@@ -13,7 +13,11 @@
 
 KVER ?= $(shell cat scripts/kernels/default-kver)
 FT_CACHE ?= /var/cache/foliotune
-KDIR ?= $(FT_CACHE)/kernels/$(KVER)/headers/usr/src/linux-headers-$(KVER)
+# (Recomputed in a sub-make for another KVER: only a KDIR given on the
+# command line wins over the one this KVER implies.)
+ifneq ($(origin KDIR),command line)
+KDIR := $(FT_CACHE)/kernels/$(KVER)/headers/usr/src/linux-headers-$(KVER)
+endif
 KSRC ?= $(FT_CACHE)/linux-source-6.12
 KBUILD_RUN := $(if $(findstring +deb13,$(KVER)),scripts/kernels/buildroot.sh trixie --)
 PREFIX ?= /usr/local
