@@ -72,14 +72,18 @@ lock, which PREEMPT_RT's sleeping spinlocks do not give.
 | step | time |
 |---|---|
 | Debian 13 build root (mmdebstrap, once) | 66 s, 352 MB |
-| fetch image + headers + source of one build (first time) | 86 s (image 108 MB, source 153 MB download; only the copied files are kept) |
-| `verify-kernel`, everything cached but the kallsyms boot | 6.12.117+deb12-amd64 398 s, 6.12.118+deb13-cloud-amd64 494 s |
+| `verify-kernel`, first time (fetch included) | 6.12.117+deb13-amd64 398 s, 6.12.117+deb13-cloud-amd64 335 s, 6.12.117+deb12-cloud-amd64 376 s |
+| `verify-kernel`, all but the kallsyms boot cached | 6.12.117+deb12-amd64 398 s, 6.12.118+deb13-cloud-amd64 494 s |
 | `verify-kernel`, everything cached | 6.12.118+deb13-amd64 463 s |
-| of which: source / binary / module build / smoke boot | 1 s / 3-10 s / 57-80 s / 290-375 s |
-| one build in the cache | 130-280 MB (image, headers, modules.dep, vmlinux, kallsyms) |
+| of which: fetch / source / binary / module build / smoke boot | 64-114 s / 1 s / 4-10 s / 30-80 s / 181-375 s |
+| a build refused by the source check | the source download (1-4 min), then 1 s |
+| one build in the cache | 130-280 MB (image, headers, modules.dep, vmlinux, kallsyms); a source 0.6 MB |
 
-The smoke boot dominates; `make check-kernels` costs about the module
-build plus the smoke boot per build.
+Ranges are from a shared host with other test boxes running.  The smoke
+boot dominates; `make check-kernels` costs the module build plus the smoke
+boot per build.  `make check` runs it (its "kernels" stage) on the builds
+in scripts/kernels/ci-kernels other than the default, which gets the whole
+suite.
 
 ## Support matrix
 

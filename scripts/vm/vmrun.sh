@@ -18,7 +18,7 @@
 #   252  the console gate found kernel errors (command status printed)
 #
 # Options:
-#   -k KVER     kernel release (default $KVER or 6.12.117+deb12-amd64)
+#   -k KVER     kernel release (default $KVER or scripts/kernels/default-kver)
 #   -K FILE     kernel image (default: KVER's image in the kernel cache,
 #               fetched there by scripts/kernels/fetch.sh when missing)
 #   -M DIR      the guest's /lib/modules/KVER, bound over it (default: the
@@ -43,7 +43,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-kver=${KVER:-6.12.117+deb12-amd64}
+kver=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
 mem=4G
 cpus=2
 timeout_s=600
@@ -60,7 +60,7 @@ kernel=""
 moddir=""
 envs=()
 
-usage() { sed -n '4,34p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
+usage() { sed -n '4,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 1; }
 
 while getopts "k:K:M:e:m:c:t:a:d:l:R:r:s:Gqvh" opt; do
 	case "$opt" in
