@@ -2,13 +2,24 @@
 #
 # foliotune - top-level build.  `make help` lists the targets.
 #
-# KVER names the one kernel build everything is made for; nothing else
-# spells it.  KDIR is its headers, KSRC the unpacked linux-source package
-# (for checkpatch and for diffing the kernel copies in module/kcopy/).
+# KVER names the one kernel build everything is made for; its default is
+# scripts/kernels/default-kver (nothing else spells it).  KDIR is its
+# headers, unpacked into the kernel cache (scripts/kernels/fetch.sh, never
+# installed on the host); KSRC the unpacked linux-source package (for
+# checkpatch and the kernel's mm selftests).  A Debian 13 (+deb13) build is
+# compiled by Debian 13's gcc-14, inside the cached trixie build root
+# (scripts/kernels/buildroot.sh); KBUILD_RUN is that wrapper, empty for
+# bookworm builds, which the host's gcc-12 compiles.
 
-KVER ?= 6.12.117+deb12-amd64
-KDIR ?= /usr/src/linux-headers-$(KVER)
-KSRC ?= /var/cache/foliotune/linux-source-6.12
+KVER ?= $(shell cat scripts/kernels/default-kver)
+FT_CACHE ?= /var/cache/foliotune
+# (Recomputed in a sub-make for another KVER: only a KDIR given on the
+# command line wins over the one this KVER implies.)
+ifneq ($(origin KDIR),command line)
+KDIR := $(FT_CACHE)/kernels/$(KVER)/headers/usr/src/linux-headers-$(KVER)
+endif
+KSRC ?= $(FT_CACHE)/linux-source-6.12
+KBUILD_RUN := $(if $(findstring +deb13,$(KVER)),scripts/kernels/buildroot.sh trixie --)
 PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD := $(CURDIR)/build
@@ -33,22 +44,27 @@ DEBUG_KALLSYMS_DEP := $(DEBUG_DIR)/vmlinuz
 endif
 KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
 
-export KVER KDIR KSRC
+export KVER KDIR KSRC FT_CACHE
 
 .PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround \
 	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc \
 	debug-kernel check-debug check-debug-catches debug-modules debug-break-rmap debug-verified \
-	debug-verified-current debug-run debug-catches check-mutants mutant-module
+	debug-verified-current debug-run debug-catches check-mutants mutant-module \
+	verify-kernel verify-module kernel-module modules-all check-kernels kernels-doc
 
 all: module cli progs tools test-modules
 
 ifneq ($(FT_DEBUG_LANE),1)
+# The headers come into the cache on first use (root: the cache is shared).
 $(KDIR)/Makefile:
-	$(error kernel headers for $(KVER) missing: apt-get install linux-headers-$(KVER) (or run `make deps`))
+	scripts/kernels/fetch.sh $(KVER) image headers
 endif
 
+# A build is refused until `make verify-kernel` has proved foliotune's copies
+# and its binary layout on it (scripts/kernels/verify.sh).
 module/verified/$(KVER).h:
-	$(error foliotune was not verified on $(KVER): no module/verified/$(KVER).h)
+	$(if $(findstring -rt-,$(KVER)),$(error foliotune refuses $(KVER): PREEMPT_RT kernels are not supported (the per-CPU fault-around record assumes preemption is off under the page-table lock)))
+	$(error foliotune is not verified on $(KVER): run `make verify-kernel KVER=$(KVER)` (docs/kernels.md))
 
 # Non-exported vmlinux symbols are reached through livepatch relocations
 # (never function pointers: Debian 6.12 has IBT).  module/klp-symbols.list
@@ -91,12 +107,19 @@ define klp_convert
 	fi
 endef
 
-module: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/module KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) modules
+module: module/verified/$(KVER).h $(KDIR)/Makefile $(KLP_SYMVERS)
+	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(CURDIR)/module KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) modules
 	@$(call klp_convert,module/foliotune.ko)
 
+# The CLI names the build it serves (FOLIOTUNE_KVER); exported so that the
+# CLI's own tests (make -C userspace check, from tests/run-host.sh) agree.
+# userspace/Makefile does not track it: a CLI built for another KVER is
+# rebuilt from clean.
+export FOLIOTUNE_KVER := $(KVER)
 cli:
-	$(MAKE) -C userspace KVER=$(KVER)
+	@[ "$$(cat $(BUILD)/cli.kver 2>/dev/null)" = "$(KVER)" ] || $(MAKE) -s -C userspace clean
+	$(MAKE) -C userspace
+	@mkdir -p $(BUILD) && echo "$(KVER)" > $(BUILD)/cli.kver
 
 progs:
 	$(MAKE) -C tests/progs
@@ -123,7 +146,7 @@ define build_module_copy
 	cp -r module/verified module/kcopy $(1)/
 	cp $(KLP_LIST) $(1)/
 	$(if $(3),patch -s -p2 -F0 --no-backup-if-mismatch -d $(1) < $(3))
-	$(MAKE) -C $(KDIR) M=$(1) FT_INCLUDE=$(CURDIR)/include \
+	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(1) FT_INCLUDE=$(CURDIR)/include \
 		KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) $(2) modules
 	@$(call klp_convert,$(1)/foliotune.ko)
 endef
@@ -132,7 +155,7 @@ endef
 # copy of foliotune that expects another kernel build, and one whose init
 # steps fail on demand (insmod ... fail_at=STEP, tests/inject/).
 test-modules: $(KDIR)/Makefile $(KLP_SYMVERS)
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/modules modules
+	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(CURDIR)/tests/modules modules
 	$(call build_module_copy,$(BUILD)/wrong-build,FT_TEST_WRONG_BUILD=1)
 	$(call build_module_copy,$(BUILD)/inject,,tests/inject/load-failures.patch)
 
@@ -165,6 +188,38 @@ mutant-module:
 
 deps:
 	@scripts/deps.sh $(KVER)
+
+# Kernel builds (docs/kernels.md).  verify-kernel: prove foliotune on
+# KVER and write module/verified/KVER.h (scripts/kernels/verify.sh).
+# modules-all: foliotune.ko for every verified build, into
+# build/modules/KVER/.  check-kernels: the smoke suite on each of them
+# (FT_KERNELS: a subset).  kernels-doc: regenerate docs/kernels.md.
+VERIFIED_KVERS := $(filter-out %-ftdebug,$(patsubst module/verified/%.h,%,$(wildcard module/verified/*.h)))
+FT_KERNELS ?= $(VERIFIED_KVERS)
+
+verify-kernel: cli progs tools
+	scripts/kernels/verify.sh $(KVER)
+
+# The module against verify-kernel's candidate header (FT_VERIFY_HEADER).
+verify-module: $(KDIR)/Makefile $(KLP_SYMVERS)
+	$(call build_module_copy,$(BUILD)/verify/$(KVER)/module,FT_VERIFIED_HEADER=$(FT_VERIFY_HEADER))
+
+kernel-module: module/verified/$(KVER).h $(KDIR)/Makefile $(KLP_SYMVERS)
+	$(call build_module_copy,$(BUILD)/modules/$(KVER),)
+
+modules-all:
+	@set -e; for k in $(FT_KERNELS); do $(MAKE) --no-print-directory KVER=$$k kernel-module; done
+
+check-kernels: cli progs tools
+	@fail=0; for k in $(FT_KERNELS); do \
+		$(MAKE) --no-print-directory KVER=$$k kernel-module >/dev/null || { echo "not ok - kernels: $$k: module build"; fail=1; continue; }; \
+		if r=$$(scripts/kernels/smoke.sh $$k $(BUILD)/modules/$$k/foliotune.ko $(BUILD)/smoke/$$k); then \
+			echo "ok - kernels: $$k: smoke suite, $$r"; else echo "not ok - kernels: $$k: smoke suite"; fail=1; fi; \
+	done; exit $$fail
+
+kernels-doc:
+	scripts/kernels/matrix.sh > docs/kernels.md.tmp
+	mv docs/kernels.md.tmp docs/kernels.md
 
 ksrc: $(KSRC)/Makefile
 $(KSRC)/Makefile:

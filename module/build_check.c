@@ -20,6 +20,15 @@
 
 #include "internal.h"
 
+/*
+ * The fault-around hook keeps a per-CPU record that is only consistent
+ * because set_pte_range() runs with preemption off under the page-table
+ * lock; PREEMPT_RT makes that lock a sleeping lock.
+ */
+#ifdef CONFIG_PREEMPT_RT
+#error "foliotune: PREEMPT_RT is not supported (the per-CPU fault-around record assumes preemption is off under the page-table lock)"
+#endif
+
 #ifdef FT_TEST_WRONG_BUILD
 /* Test-only build (tests/guest/test-build-check.sh): expects another build. */
 static const char foliotune_expected_version[] =
@@ -33,11 +42,16 @@ int foliotune_check_kernel_build(void)
 {
 	const struct new_utsname *uts = init_utsname();
 
+	if (strstr(uts->version, "PREEMPT_RT")) {
+		pr_err("unsupported kernel build %s: PREEMPT_RT (the per-CPU fault-around record assumes preemption is off under the page-table lock)\n",
+		       uts->release);
+		return -ENOEXEC;
+	}
 	if (strcmp(uts->release, foliotune_expected_release) ||
 	    strcmp(uts->version, foliotune_expected_version)) {
-		pr_err("unsupported kernel build: expected %s %s, found %s %s\n",
+		pr_err("unsupported kernel build: expected %s %s, found %s %s; verify it with make verify-kernel KVER=%s and build for it\n",
 		       foliotune_expected_release, foliotune_expected_version,
-		       uts->release, uts->version);
+		       uts->release, uts->version, uts->release);
 		return -ENOEXEC;
 	}
 	return 0;

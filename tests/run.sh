@@ -11,6 +11,8 @@
 #   reliability  bad input, security, lockdown, wrong kernel, faults,
 #            load/unload cycles, stress-ng, mm selftests  tests/guest/reliability/
 #   gate     self-test: a module that WARNs must fail the gate
+#   kernels  the smoke suite on the other kernel builds CI covers
+#            (scripts/kernels/ci-kernels; make check-kernels)
 #
 # Every stage contributes result lines; they are numbered here and the run
 # ends with "# Totals" and "N passed, N failed, N skipped".  Each boot's
@@ -38,7 +40,7 @@ cd "$repo" || exit 1
 KVER=${KVER:-6.12.117+deb12-amd64}
 FT_WRONG_KVER=${FT_WRONG_KVER:-6.1.0-57-amd64}	# a kernel foliotune must refuse
 logs=${FT_TEST_LOGS:-$repo/build/test-logs}
-stages=" ${FT_STAGES:-host style guest reliability gate} "
+stages=" ${FT_STAGES:-host style guest reliability gate kernels} "
 only_suites=" ${FT_SUITES:-} "
 scale=${FT_TIME_SCALE:-1}
 warn_ko=${FT_WARN_KO:-$repo/tests/modules/ft_warn_test.ko}
@@ -163,6 +165,16 @@ guest_suite rel-stress -t $((1200 * scale)) -- tests/guest/reliability/stress.sh
 guest_suite rel-peer -t $((2700 * scale)) -- tests/guest/reliability/peer.sh
 stage_end
 fi
+
+# ---- kernels stage (scripts/kernels/): one test-box boot per
+# other verified build in scripts/kernels/ci-kernels, tests/guest/smoke.sh.
+if has_stage kernels; then
+stage_start kernels
+others=$(grep -v '^#' scripts/kernels/ci-kernels | grep -vx "$KVER" | tr '\n' ' ')
+make -s --no-print-directory check-kernels FT_KERNELS="$others" 2>&1 | emit
+stage_end
+fi
+# ---- end of the kernels stage ----
 
 if has_stage gate; then
 stage_start gate

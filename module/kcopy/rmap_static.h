@@ -94,6 +94,7 @@ retry:
  * Returns true if the TLB flush should be deferred to the end of a batch of
  * unmap operations to reduce IPIs.
  */
+/* foliotune: "inline" added (static function in a header) */
 static inline bool should_defer_flush(struct mm_struct *mm, enum ttu_flags flags)
 {
 	if (!(flags & TTU_BATCH_FLUSH))

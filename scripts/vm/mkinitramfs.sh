@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mkinitramfs.sh KVER OUT [MODDIR] - build the test box's stage-1 initramfs.
+# VMRUN_FS=virtiofs: the root comes over virtiofs, not 9p (kernels without
+# 9p, e.g. Debian's cloud flavour).
 #
 # A static busybox, the modules needed to mount the host's root over
 # virtio-9p with a tmpfs overlay (resolved with modprobe --show-depends, so
@@ -31,7 +33,9 @@ for applet in sh mount umount insmod mkdir cat echo sleep poweroff sync chroot d
 done
 
 : > "$root/lib/modules/load.order"
-for mod in virtio_pci 9pnet_virtio 9p overlay; do
+fs_mods="9pnet_virtio 9p"
+[ "${VMRUN_FS:-9p}" = virtiofs ] && fs_mods="virtiofs"
+for mod in virtio_pci $fs_mods overlay; do
 	modprobe "${modprobe_args[@]}" --show-depends "$mod" 2>/dev/null | while read -r kind path _; do
 		[ "$kind" = builtin ] && echo "$path" >> "$root/builtin"
 		[ "$kind" = insmod ] || continue
@@ -45,7 +49,9 @@ for mod in virtio_pci 9pnet_virtio 9p overlay; do
 		echo "$name" >> "$root/lib/modules/load.order"
 	done
 done
-grep -q '^9p.ko$' "$root/lib/modules/load.order" || grep -qx 9p "$root/builtin" 2>/dev/null || { echo "mkinitramfs: could not resolve 9p for $kver" >&2; exit 1; }
+fs_mod=${fs_mods##* }
+grep -q "^$fs_mod.ko\$" "$root/lib/modules/load.order" || grep -qx "$fs_mod" "$root/builtin" 2>/dev/null ||
+	{ echo "mkinitramfs: could not resolve $fs_mod for $kver" >&2; exit 1; }
 
 rm -f "$root/builtin"
 install -m 0755 "$here/init" "$root/init"

@@ -18,10 +18,11 @@
 #   252  the console gate found kernel errors (command status printed)
 #
 # Options:
-#   -k KVER     kernel release (default $KVER or 6.12.117+deb12-amd64)
-#   -K FILE     kernel image (default /boot/vmlinuz-KVER)
-#   -M DIR      the guest's /lib/modules/KVER (bound over it; for a kernel
-#               not installed on the host, e.g. the debug-kernel lane's)
+#   -k KVER     kernel release (default $KVER or scripts/kernels/default-kver)
+#   -K FILE     kernel image (default: KVER's image in the kernel cache,
+#               fetched there by scripts/kernels/fetch.sh when missing)
+#   -M DIR      the guest's /lib/modules/KVER, bound over it (default: the
+#               cached image's modules when -K is not given)
 #   -e VAR=VAL  export VAR into the command's environment (repeatable)
 #   -m MEM      guest memory (default 4G)        -c CPUS  vCPUs (default 2)
 #   -t SECS     host-side timeout (default 600)  -a ARGS  extra kernel args
@@ -34,12 +35,15 @@
 #   -v          echo the whole console, kernel messages included
 #               (default: the command's output only)
 # Environment: VMRUN_KVM (auto|0|1), VMRUN_TCG_THREAD (single|multi,
-# default single: see the comment at the accelerator choice below).
+# default single: see the comment at the accelerator choice below),
+# VMRUN_FS (9p|virtiofs; default 9p unless the kernel's config, next to its
+# image, lacks CONFIG_9P_FS, as Debian's cloud flavour does: then the two
+# shares are virtiofs, served by QEMU's virtiofsd).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-kver=${KVER:-6.12.117+deb12-amd64}
+kver=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
 mem=4G
 cpus=2
 timeout_s=600
@@ -56,7 +60,7 @@ kernel=""
 moddir=""
 envs=()
 
-usage() { sed -n '4,34p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
+usage() { sed -n '4,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 1; }
 
 while getopts "k:K:M:e:m:c:t:a:d:l:R:r:s:Gqvh" opt; do
 	case "$opt" in
@@ -85,9 +89,11 @@ if [ -z "$script" ] && [ $# -eq 0 ]; then
 	usage
 fi
 
+# Debian's kernels come from the project's cache, never from /boot.
 if [ -z "$kernel" ]; then
-	kernel=/boot/vmlinuz-$kver
-	[ -r "$kernel" ] || { echo "vmrun: $kernel missing: make deps (linux-image-$kver-unsigned)" >&2; exit 2; }
+	kernel=$("$repo/scripts/kernels/fetch.sh" "$kver" --path kernel) || exit 2
+	[ -r "$kernel" ] || "$repo/scripts/kernels/fetch.sh" "$kver" image || exit 2
+	[ -n "$moddir" ] || moddir=$("$repo/scripts/kernels/fetch.sh" "$kver" --path modules) || exit 2
 fi
 [ -r "$kernel" ] || { echo "vmrun: kernel image $kernel missing" >&2; exit 2; }
 if [ -n "$moddir" ]; then
@@ -95,9 +101,20 @@ if [ -n "$moddir" ]; then
 fi
 command -v qemu-system-x86_64 >/dev/null || { echo "vmrun: qemu-system-x86_64 missing: make deps" >&2; exit 2; }
 
+fs=${VMRUN_FS:-}
+if [ -z "$fs" ]; then
+	fs=9p
+	config=$(dirname "$kernel")/config-$kver
+	[ -r "$config" ] && ! grep -qE '^CONFIG_9P_FS=[ym]' "$config" && fs=virtiofs
+fi
+virtiofsd=/usr/lib/qemu/virtiofsd
+[ "$fs" = 9p ] || [ -x "$virtiofsd" ] || { echo "vmrun: $virtiofsd missing (qemu-system-common): $kver has no 9p" >&2; exit 2; }
+export VMRUN_FS=$fs
+
 builddir=$repo/build/vm
 mkdir -p "$builddir/runs"
 initrd=$builddir/initramfs-$kver.cpio.gz
+[ "$fs" = 9p ] || initrd=$builddir/initramfs-$kver-$fs.cpio.gz
 if [ ! -s "$initrd" ] || [ "$here/init" -nt "$initrd" ] || [ "$here/mkinitramfs.sh" -nt "$initrd" ] ||
    { [ -n "$moddir" ] && [ "$moddir/modules.dep" -nt "$initrd" ]; }; then
 	"$here/mkinitramfs.sh" "$kver" "$initrd" ${moddir:+"$moddir"} || exit 2
@@ -155,16 +172,50 @@ done
 # clear_page_erms while filling the hugetlb pool, with the host at load 8;
 # the same allocation takes 2 s on an idle core).  A real lockup still
 # shows, and a hang still hits the host-side timeout (exit 251).
+share_args=(
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
+	-virtfs "local,path=$repo,mount_tag=hostshare,security_model=none,multidevs=remap"
+)
+# virtiofs: one virtiofsd per share and boot (it ends with the connection);
+# guest RAM must be a shared memory backend.  The root share is mounted
+# read-only by the guest's init (this virtiofsd has no read-only mode).
+vfs_pids=()
+start_virtiofsd() {
+	local sock
+	vfs_pids=()
+	share_args=(-object "memory-backend-memfd,id=mem,size=$mem,share=on" -numa node,memdev=mem)
+	for s in "hostroot:/:always" "hostshare:$repo:none"; do
+		sock=$rundir/${s%%:*}.sock
+		rm -f "$sock"
+		IFS=: read -r tag path cache <<< "$s"
+		"$virtiofsd" --socket-path="$sock" -o source="$path" -o cache="$cache" \
+			-o sandbox=chroot -o log_level=err 2>> "$rundir/virtiofsd.log" &
+		vfs_pids+=($!)
+		share_args+=(-chardev "socket,id=$tag,path=$sock" -device "vhost-user-fs-pci,chardev=$tag,tag=$tag")
+	done
+	for s in hostroot hostshare; do
+		for _ in $(seq 50); do [ -S "$rundir/$s.sock" ] && break; sleep 0.1; done
+	done
+}
+stop_virtiofsd() {
+	local p
+	for p in "${vfs_pids[@]}"; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	vfs_pids=()
+}
+
 boot_once() {
 	local log=$1
+	[ "$fs" = virtiofs ] && start_virtiofsd
 	timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 \
 		-nodefaults -no-user-config -nographic -serial mon:stdio \
 		-bios /usr/share/qemu/qboot.rom -accel "$accel" -cpu "$cpu" \
 		-smp "$cpus" -m "$mem" -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 quiet panic=-1 oops=panic mitigations=off watchdog_thresh=60 vmrun.dir=$rundir vmrun.share=$repo$append" \
-		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-		-virtfs "local,path=$repo,mount_tag=hostshare,security_model=none,multidevs=remap" \
+		-append "console=ttyS0 quiet panic=-1 oops=panic mitigations=off watchdog_thresh=60 vmrun.dir=$rundir vmrun.share=$repo vmrun.fs=$fs$append" \
+		"${share_args[@]}" \
 		"${drive_args[@]}" </dev/null 2>&1 | stdbuf -o0 tr -d '\r' |
 		if [ "$quiet" = 1 ]; then
 			cat > "$log"
@@ -173,6 +224,8 @@ boot_once() {
 		else
 			tee "$log" | grep --line-buffered -vE '^\[ *[0-9]+\.[0-9]+\] |^VMRUN_'
 		fi
+	[ "$fs" = virtiofs ] && stop_virtiofsd
+	return 0
 }
 
 attempt=0

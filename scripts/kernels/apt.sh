@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# apt.sh APT-GET|APT-CACHE ARGS... - run apt-get or apt-cache against the
+# project's private apt configuration in $FT_CACHE/apt (default
+# /var/cache/foliotune/apt): its own sources list (bookworm, trixie and their
+# security suites), package lists and .deb cache, and an empty dpkg status,
+# so the host's sources, lists and installed packages play no part and
+# nothing is installed.  `apt.sh update` refreshes the lists (once a day
+# unless FT_APT_REFRESH=1).
+set -euo pipefail
+cache=${FT_CACHE:-/var/cache/foliotune}
+dir=$cache/apt
+mirror=${FT_DEBIAN_MIRROR:-http://deb.debian.org}
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+
+opts=(
+	-o "Dir::Etc::sourcelist=$dir/sources.list" -o "Dir::Etc::sourceparts=$dir/empty.d"
+	-o "Dir::Etc::preferences=$dir/preferences" -o "Dir::Etc::preferencesparts=$dir/empty.d"
+	-o "Dir::State=$dir/state" -o "Dir::State::Lists=$dir/lists"
+	-o "Dir::State::status=$dir/state/status" -o "Dir::Cache=$dir/cache"
+	-o APT::Architecture=amd64 -o APT::Architectures::=amd64
+	-o Acquire::Languages=none -o Debug::NoLocking=1 -o APT::Sandbox::User=root
+)
+
+setup() {
+	mkdir -p "$dir/empty.d" "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/state"
+	: > "$dir/preferences"
+	[ -e "$dir/state/status" ] || : > "$dir/state/status"
+	cat > "$dir/sources.list.tmp" <<EOT
+deb [signed-by=$keyring] $mirror/debian bookworm main
+deb [signed-by=$keyring] $mirror/debian-security bookworm-security main
+deb [signed-by=$keyring] $mirror/debian trixie main
+deb [signed-by=$keyring] $mirror/debian-security trixie-security main
+EOT
+	mv "$dir/sources.list.tmp" "$dir/sources.list"
+}
+
+[ $# -ge 1 ] || { echo "usage: apt.sh update | apt-get ARGS | apt-cache ARGS" >&2; exit 2; }
+case "$1" in
+update)
+	setup
+	stamp=$dir/lists/.updated
+	if [ "${FT_APT_REFRESH:-0}" != 1 ] && [ -n "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
+		exit 0
+	fi
+	apt-get "${opts[@]}" -qq --error-on=any update || {
+		echo "kernels: apt-get update of $dir/sources.list failed: check the network or FT_DEBIAN_MIRROR" >&2
+		exit 1
+	}
+	touch "$stamp"
+	;;
+apt-get | apt-cache)
+	[ -s "$dir/sources.list" ] && [ -e "$dir/lists/.updated" ] || "$0" update
+	tool=$1
+	shift
+	exec "$tool" "${opts[@]}" "$@"
+	;;
+*)
+	echo "usage: apt.sh update | apt-get ARGS | apt-cache ARGS" >&2
+	exit 2
+	;;
+esac

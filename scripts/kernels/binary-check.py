@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""binary-check.py REPO KALLSYMS VMLINUX KSRC CONFIG - prove on one kernel
+build's binary what foliotune's livepatch assumes, or name what fails:
+
+  * each function foliotune replaces (module/kcopy/sources.list, the
+    OURS=KERNEL names whose copy is foliotune_KERNEL) exists exactly once
+    in kallsyms, with no .isra/.constprop/.part/.cold clone: a clone would
+    keep running the old code for the callers that use it;
+  * every call of it in its own source file (the only place the compiler
+    can inline it: CONFIG_LTO_NONE) is a real call in the binary, found
+    by disassembling the calling function: an inlined copy would silently
+    bypass the livepatch;
+  * every name in module/klp-symbols.list is in kallsyms, exactly once or
+    as often as its sympos allows.
+
+KALLSYMS must come from a boot with nokaslr, so that its addresses are the
+vmlinux's.  Prints "NAME SIZE" per replaced function (kallsyms' size: the
+distance to the next symbol, what the module's load-time check compares).
+"""
+import re
+import subprocess
+import sys
+
+CLONE = re.compile(r'^(.*?)\.(isra|constprop|part|cold|llvm)\.?\d*')
+
+
+def die(msg):
+    sys.exit('binary-check: ' + msg)
+
+
+def main():
+    repo, kallsyms, vmlinux, ksrc, config = sys.argv[1:6]
+    cfg = open(config).read()
+    if 'CONFIG_LTO_NONE=y' not in cfg:
+        die('%s is built with LTO: a call site in another file could be inlined; '
+            'this check does not cover that' % config)
+    syms = []
+    for line in open(kallsyms):
+        f = line.split()
+        if len(f) == 3:			# vmlinux only, not [module] symbols
+            syms.append((int(f[0], 16), f[1], f[2]))
+    by_name = {}
+    for a, t, n in syms:
+        by_name.setdefault(n, []).append(a)
+    if not by_name.get('_text') or by_name['_text'][0] == 0:
+        die('%s has no addresses (kptr_restrict?)' % kallsyms)
+    addrs = sorted({a for a, _, _ in syms})
+    nxt = {a: b for a, b in zip(addrs, addrs[1:])}
+
+    replaced = []
+    for line in open(repo + '/module/kcopy/sources.list'):
+        if line.startswith('#') or not line.strip():
+            continue
+        _, kfile, *names = line.split()
+        for n in names:
+            o, _, k = n.partition('=')
+            if k and o == 'foliotune_' + k:
+                replaced.append((k, kfile))
+
+    ok = True
+    out = []
+    for fn, kfile in replaced:
+        clones = sorted({n for n in by_name if CLONE.match(n) and CLONE.match(n).group(1) == fn})
+        if clones:
+            print('binary-check: %s has compiler clones %s: callers of a clone would '
+                  'not be patched; foliotune cannot patch this build' % (fn, ' '.join(clones)))
+            ok = False
+        if len(by_name.get(fn, [])) != 1:
+            print('binary-check: %s occurs %d times in kallsyms, expected exactly once'
+                  % (fn, len(by_name.get(fn, []))))
+            ok = False
+            continue
+        addr = by_name[fn][0]
+        out.append('%s 0x%x' % (fn, nxt[addr] - addr))
+        # Callers in the function's own file.
+        src = open(ksrc + '/' + kfile).read().split('\n')
+        callers, cur = [], None
+        for line in src:
+            m = re.match(r'^[A-Za-z_].*?\b(\w+)\(', line)
+            if m and not line.rstrip().endswith(';'):
+                cur = m.group(1)
+            if re.search(r'\b%s\(' % fn, line) and cur != fn and not line.startswith((' *', '/*')):
+                callers.append(cur)
+        for caller in sorted(set(callers)):
+            if len(by_name.get(caller, [])) != 1:
+                print('binary-check: %s calls %s in %s but is not one symbol in kallsyms '
+                      '(inlined or cloned): cannot prove the call is real' % (caller, fn, kfile))
+                ok = False
+                continue
+            start = by_name[caller][0]
+            dis = subprocess.run(['objdump', '-d', '--no-show-raw-insn',
+                                  '--start-address=0x%x' % start, '--stop-address=0x%x' % nxt[start],
+                                  vmlinux], capture_output=True, text=True, check=True).stdout
+            if not re.search(r'\s(call|jmp)\s+(0x)?%x\b' % addr, dis):
+                print('binary-check: %s calls %s in the source, but its code in vmlinux has no '
+                      'call to it (an inlined copy the livepatch would miss)' % (caller, fn))
+                ok = False
+    for line in open(repo + '/module/klp-symbols.list'):
+        f = line.split('#')[0].split()
+        if not f:
+            continue
+        n = f[0]
+        pos = int(f[1]) if len(f) > 1 and f[1].isdigit() else 0
+        count = len(by_name.get(n, []))
+        if count == 0 or (pos == 0 and count != 1) or pos > count:
+            print('binary-check: klp-symbols.list: %s occurs %d times in kallsyms%s' %
+                  (n, count, ' (sympos %d)' % pos if pos else ', expected once'))
+            ok = False
+    if not ok:
+        return 1
+    print('\n'.join(out))
+    return 0
+
+
+sys.exit(main())

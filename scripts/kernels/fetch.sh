@@ -1,0 +1,197 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# fetch.sh KVER [PART...] - put one Debian kernel build into the project's
+# cache, never onto the host: `apt-get download` through the private apt
+# configuration (apt.sh), then `dpkg-deb -x`.  Nothing is installed and
+# /boot is not touched.  Each part is unpacked into a temporary directory
+# and renamed into place only when complete; a part already there is not
+# fetched again.  PARTs (default: image headers):
+#
+#   image    linux-image-KVER-unsigned    -> kernels/KVER/image/
+#            (boot/vmlinuz-KVER, boot/config-KVER, lib/modules/KVER with
+#            its modules.dep made by depmod)
+#   headers  linux-headers-KVER, its -common and linux-kbuild packages
+#                                         -> kernels/KVER/headers/
+#            (usr/src/linux-headers-KVER is the KDIR; absolute symlinks
+#            are made relative so the tree works where it lies)
+#   source   the files of linux-source-6.12 (the same package version)
+#            that foliotune copies from, and scripts/extract-vmlinux
+#                                         -> linux-source/VERSION/
+#
+# fetch.sh KVER --path PART  prints where PART lives (fetched or not):
+#   kernel (the image file), modules (the modules dir), kdir, source, version
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${FT_CACHE:-/var/cache/foliotune}
+kver=${1:?usage: fetch.sh KVER [image|headers|source...] | fetch.sh KVER --path WHAT}
+shift
+kdir=$cache/kernels/$kver
+apt=("$here/apt.sh")
+
+die() { echo "kernels: $*" >&2; exit 1; }
+
+case "$kver" in
+*[!A-Za-z0-9.+_-]* | "") die "'$kver' is not a kernel release (e.g. 6.12.118+deb13-amd64)" ;;
+esac
+
+# The package version of KVER's image (e.g. 6.12.118-1), from the cache when
+# the image is there, else from the registry's lists.
+pkg_version() {
+	if [ -s "$kdir/image/.version" ]; then
+		cat "$kdir/image/.version"
+		return
+	fi
+	{ "${apt[@]}" apt-cache show --no-all-versions "linux-image-$kver-unsigned" 2>/dev/null || true; } |
+		sed -n 's/^Version: //p' | head -1
+}
+
+if [ "${1:-}" = --path ]; then
+	case "${2:-}" in
+	kernel) echo "$kdir/image/boot/vmlinuz-$kver" ;;
+	modules) echo "$kdir/image/lib/modules/$kver" ;;
+	kdir) echo "$kdir/headers/usr/src/linux-headers-$kver" ;;
+	version) pkg_version ;;
+	source)
+		v=$(pkg_version)
+		[ -n "$v" ] || die "no package linux-image-$kver-unsigned in the registry: check KVER (scripts/kernels/list.sh lists the builds)"
+		echo "$cache/linux-source/$v"
+		;;
+	*) die "fetch.sh KVER --path kernel|modules|kdir|source|version" ;;
+	esac
+	exit 0
+fi
+
+[ $# -gt 0 ] || set -- image headers
+
+# download DIR PKG[=VER]...: .debs into DIR, one line on failure.
+download() {
+	local dir=$1
+	shift
+	(cd "$dir" && "${apt[@]}" apt-get -qq download "$@" >/dev/null 2>"$dir/.err") || {
+		sed 's/^/kernels: /' "$dir/.err" >&2
+		die "download of $* failed: check the network, or that KVER $kver is a build in the registry (scripts/kernels/list.sh)"
+	}
+	rm -f "$dir/.err"
+}
+
+# new_part DEST: a temporary directory next to DEST, removed on failure.
+tmp=""
+cleanup() {
+	[ -z "$tmp" ] || rm -rf "$tmp"
+	rmdir "$kdir" 2>/dev/null || true	# only if a first fetch left it empty
+}
+trap cleanup EXIT
+new_part() {
+	mkdir -p "$(dirname "$1")"
+	tmp=$(mktemp -d "$(dirname "$1")/.fetch.XXXXXX")
+}
+commit_part() {
+	rm -rf "$1"
+	mv "$tmp/root" "$1"
+	rm -rf "$tmp"
+	tmp=""
+}
+
+need_root() {
+	[ -w "$cache" ] || mkdir -p "$cache" 2>/dev/null || die "cannot write $cache: run as root (sudo make ...) or set FT_CACHE"
+}
+
+version=""
+resolve() {
+	[ -n "$version" ] && return
+	"${apt[@]}" update
+	version=$(pkg_version)
+	[ -n "$version" ] || die "no package linux-image-$kver-unsigned in the registry: check KVER (scripts/kernels/list.sh lists the builds)"
+}
+
+fetch_image() {
+	[ -e "$kdir/image/.version" ] && return
+	need_root
+	resolve
+	echo "kernels: fetching linux-image-$kver-unsigned $version" >&2
+	new_part "$kdir/image"
+	download "$tmp" "linux-image-$kver-unsigned=$version"
+	mkdir "$tmp/root"
+	dpkg-deb -x "$tmp"/linux-image-*.deb "$tmp/root"
+	# trixie ships usr/lib/modules (merged /usr), bookworm lib/modules.
+	if [ ! -d "$tmp/root/lib/modules/$kver" ] && [ -d "$tmp/root/usr/lib/modules/$kver" ]; then
+		mkdir -p "$tmp/root/lib/modules"
+		mv "$tmp/root/usr/lib/modules/$kver" "$tmp/root/lib/modules/"
+	fi
+	[ -r "$tmp/root/boot/vmlinuz-$kver" ] || die "linux-image-$kver-unsigned has no boot/vmlinuz-$kver"
+	depmod -b "$tmp/root" "$kver" || die "depmod of $kver failed"
+	# The build link points where the headers would be installed; point it
+	# at the cache's copy (the guest sees the host's root).
+	ln -sfn "$kdir/headers/usr/src/linux-headers-$kver" "$tmp/root/lib/modules/$kver/build"
+	rm -f "$tmp/root/lib/modules/$kver/source"
+	echo "$version" > "$tmp/root/.version"
+	commit_part "$kdir/image"
+}
+
+fetch_headers() {
+	[ -e "$kdir/headers/.version" ] && return
+	need_root
+	resolve
+	local deps pkgs
+	deps=$("${apt[@]}" apt-cache show --no-all-versions "linux-headers-$kver=$version" 2>/dev/null | sed -n 's/^Depends: //p' | head -1)
+	[ -n "$deps" ] || die "no package linux-headers-$kver=$version in the registry"
+	# The headers' own packages: linux-headers-*-common* and linux-kbuild-*
+	# (pinned to their version); compilers etc. are the build root's job.
+	mapfile -t pkgs < <(echo "$deps" | tr ',' '\n' | sed -n \
+		's/^ *\(linux-\(headers-[^ ]*common[^ ]*\|kbuild-[^ ]*\)\) *(\(>=\|=\) *\([^)]*\)).*/\1=\4/p; s/^ *\(linux-kbuild-[^ (|]*\) *$/\1/p')
+	echo "kernels: fetching linux-headers-$kver $version (+ ${pkgs[*]})" >&2
+	new_part "$kdir/headers"
+	download "$tmp" "linux-headers-$kver=$version" "${pkgs[@]}"
+	mkdir "$tmp/root"
+	local deb
+	for deb in "$tmp"/*.deb; do
+		dpkg-deb -x "$deb" "$tmp/root"
+	done
+	# Absolute symlinks (e.g. into /usr/lib/linux-kbuild-*) would point into
+	# the host: make them relative within the tree.
+	local link target
+	while IFS= read -r link; do
+		target=$(readlink "$link")
+		ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$tmp/root$target")" "$link"
+	done < <(find "$tmp/root" -type l -lname '/*')
+	# The flavour's Makefile includes the -common one by absolute path.
+	sed -i "s|^include /usr/src/|include $kdir/headers/usr/src/|" "$tmp/root/usr/src/linux-headers-$kver/Makefile"
+	[ -r "$tmp/root/usr/src/linux-headers-$kver/Makefile" ] || die "linux-headers-$kver has no Makefile"
+	echo "$version" > "$tmp/root/.version"
+	commit_part "$kdir/headers"
+}
+
+# The source files foliotune's copies come from (module/kcopy/sources.list),
+# and what make verify-kernel runs from the source.
+source_files=(
+	mm/rmap.c mm/memory.c mm/internal.h mm/filemap.c
+	arch/x86/include/asm/tlbflush.h
+	Makefile scripts/extract-vmlinux
+)
+
+fetch_source() {
+	resolve
+	local dest=$cache/linux-source/$version
+	[ -e "$dest/.version" ] && return
+	need_root
+	echo "kernels: fetching linux-source-6.12 $version" >&2
+	new_part "$dest"
+	download "$tmp" "linux-source-6.12=$version"
+	mkdir "$tmp/root"
+	dpkg-deb --fsys-tarfile "$tmp"/linux-source-*.deb |
+		tar -xO --wildcards './usr/src/linux-source-6.12.tar.xz' |
+		xz -dc | tar -C "$tmp/root" --strip-components=1 -x "${source_files[@]/#/linux-source-6.12/}" ||
+		die "linux-source-6.12 $version: could not unpack ${source_files[*]}"
+	echo "$version" > "$tmp/root/.version"
+	commit_part "$dest"
+}
+
+for part; do
+	case "$part" in
+	image) fetch_image ;;
+	headers) fetch_headers ;;
+	source) fetch_source ;;
+	*) die "unknown part '$part' (image, headers, source)" ;;
+	esac
+done

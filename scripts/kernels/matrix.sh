@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# matrix.sh - print docs/kernels.md (make kernels-doc): the Debian 6.12
+# builds the registry offers (scripts/kernels/list.sh) from 6.12.107 on,
+# amd64 and cloud-amd64 of both suites plus rt-amd64, and for each whether
+# foliotune is verified on it (module/verified/REL.h: date and commit from
+# its header) or why not (scripts/kernels/refused.list, else "not yet
+# verified").
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+default=$(cat scripts/kernels/default-kver)
+
+cat <<'EOT'
+# Kernel builds
+
+foliotune replaces kernel functions with copies of their source, so it
+loads only on a kernel build it was verified on: `module/verified/REL.h`
+exists for that exact release and version string.  This page is generated
+by `make kernels-doc` (scripts/kernels/matrix.sh); do not edit the table.
+
+## Verifying a build
+
+    make verify-kernel KVER=6.12.118+deb13-cloud-amd64
+
+fetches the build's image, headers and source package into the kernel
+cache (`/var/cache/foliotune/kernels/REL/`, `linux-source/VERSION/`; never
+installed on the host) and proves, stage by stage (scripts/kernels/verify.sh):
+
+* **source**: every copied kernel definition (module/kcopy/sources.list:
+  `try_to_unmap_one`, `set_pte_range`, the helpers in module/kcopy/) equals
+  this build's source except the marked `foliotune:` deviations, which are
+  exactly module/kcopy/deviations.diff; a mismatch prints the diff;
+* **binary**: from the image's vmlinux (scripts/extract-vmlinux) and the
+  build's kallsyms (one test-box boot with `nokaslr`): each replaced
+  function exists once with no `.isra`/`.constprop`/`.part`/`.cold` clone;
+  each caller in its own source file really calls it (objdump; an inlined
+  copy would bypass the livepatch; other files cannot inline it, the build
+  has no LTO, which is checked); every module/klp-symbols.list name
+  resolves; the sizes the load-time check compares;
+* **boot**: the module, built for the build with its candidate header, loads
+  in the test box and tests/guest/smoke.sh passes (knob validation, the
+  fault-around PTE-age and counter checks, integrity cases with batching
+  on/off/flipping and the order-9 batch that proves batching, unload leaves
+  nothing), console clean;
+
+and only then writes `module/verified/REL.h` (release, version string,
+source package version, compiler, sizes).  Any failure prints one line
+naming what failed and leaves no header.  Commit the header.
+
+Debian 13 builds (`+deb13`) are compiled by Debian 13's gcc-14 inside a
+trixie build root made once by mmdebstrap (`/var/cache/foliotune/buildroot-trixie`,
+scripts/kernels/buildroot.sh); bookworm builds by the host's gcc-12.
+The cloud flavour has no 9p: the test box serves its root over virtiofs
+for it (scripts/vm/vmrun.sh picks this from the build's config).
+
+Other targets: `make KVER=REL` builds module, CLI and test programs for a
+verified build (an unverified one is refused with the command that verifies
+it); `make modules-all` builds foliotune.ko for every verified build into
+build/modules/REL/; `make check-kernels` runs the smoke suite on each
+(FT_KERNELS='REL ...' for a subset); `make vm-run KVER=REL CMD=...` boots
+any build of the cache.  `scripts/kernels/list.sh` lists the registry's
+builds.
+
+PREEMPT_RT builds (`-rt-amd64`) are refused at build and at load: the
+per-CPU fault-around record assumes preemption is off under the page-table
+lock, which PREEMPT_RT's sleeping spinlocks do not give.
+
+## What it costs (measured 2026-12-01, shared 2-core host, TCG)
+
+| step | time |
+|---|---|
+| Debian 13 build root (mmdebstrap, once) | 66 s, 352 MB |
+| `verify-kernel`, first time (fetch included) | 6.12.117+deb13-amd64 398 s, 6.12.117+deb13-cloud-amd64 335 s, 6.12.117+deb12-cloud-amd64 376 s |
+| `verify-kernel`, all but the kallsyms boot cached | 6.12.117+deb12-amd64 398 s, 6.12.118+deb13-cloud-amd64 494 s |
+| `verify-kernel`, everything cached | 6.12.118+deb13-amd64 463 s |
+| of which: fetch / source / binary / module build / smoke boot | 64-114 s / 1 s / 4-10 s / 30-80 s / 181-375 s |
+| a build refused by the source check | the source download (1-4 min), then 1 s |
+| one build in the cache | 130-280 MB (image, headers, modules.dep, vmlinux, kallsyms); a source 0.6 MB |
+
+Ranges are from a shared host with other test boxes running.  The smoke
+boot dominates; `make check-kernels` costs the module build plus the smoke
+boot per build.  `make check` runs it (its "kernels" stage) on the builds
+in scripts/kernels/ci-kernels other than the default, which gets the whole
+suite.
+
+## Support matrix
+
+EOT
+echo "Default build: \`$default\`."
+echo
+echo "| build | package | verified | date | commit | note |"
+echo "|---|---|---|---|---|---|"
+scripts/kernels/list.sh | awk '{ split($1, v, "[.+]"); if (v[3] + 0 >= 107) print }' |
+while read -r rel pkg; do
+	h=module/verified/$rel.h
+	if [ -f "$h" ]; then
+		read -r date commit < <(sed -n 's/^ \* Verified \([0-9-]*\) at commit \([0-9a-f]*\)\.$/\1 \2/p' "$h")
+		echo "| $rel | $pkg | yes | ${date:-} | ${commit:-} | |"
+	elif [[ $rel == *-rt-amd64 ]]; then
+		echo "| $rel | $pkg | no | | | refused: PREEMPT_RT |"
+	elif reason=$(awk -v r="$rel" -v p="$pkg" '$1 == r || $1 == p { sub(/^[^ ]+ /, ""); print; exit }' \
+			scripts/kernels/refused.list) && [ -n "$reason" ]; then
+		echo "| $rel | $pkg | no | | | $reason |"
+	else
+		echo "| $rel | $pkg | no | | | not yet verified |"
+	fi
+done
