@@ -171,6 +171,7 @@ fi
 if has_stage kernels; then
 stage_start kernels
 others=$(grep -v '^#' scripts/kernels/ci-kernels | grep -vx "$KVER" | tr '\n' ' ')
+plan_of kernels "$(echo $others | wc -w)"	# one line per build
 make -s --no-print-directory check-kernels FT_KERNELS="$others" 2>&1 | emit
 stage_end
 fi
