@@ -25,7 +25,7 @@ DESTDIR ?=
 BUILD := $(CURDIR)/build
 VMRUN := scripts/vm/vmrun.sh -k $(KVER)
 
-# Debug-kernel lane (issue #9, README "Debug-kernel lane"): the same
+# Debug-kernel lane (docs/debug-lane.md): the same
 # 6.12.117 built with DEBUG_VM, PAGE_TABLE_CHECK, PROVE_LOCKING, ... by
 # scripts/debug-kernel/build.sh, cached in $(FT_DEBUG_CACHE) (default
 # /var/cache/foliotune).  `make FT_DEBUG_LANE=1 TARGET` builds TARGET for

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # debug-catches.sh - the debug-kernel lane must catch a broken foliotune.
-# (make check-debug-catches; README "Debug-kernel lane".)
+# (make check-debug-catches; docs/debug-lane.md.)
 #
 # Boots the debug kernel with the TEST-ONLY build made with
 # tests/mutants/break-rmap.patch (one rmap too few per batched run, build/debug/

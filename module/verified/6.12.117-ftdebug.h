@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The debug-kernel lane's build (issue #9; README "Debug-kernel lane"):
+ * The debug-kernel lane's build (docs/debug-lane.md):
  * Debian's 6.12.117 source and config plus DEBUG_VM, DEBUG_VM_PGFLAGS,
  * PAGE_TABLE_CHECK(_ENFORCED), PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, built by
  * scripts/debug-kernel/build.sh.  The version string carries the hash of

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build.sh [--dir] - build the debug kernel of the debug-kernel lane
-# (issue #9), once, cached outside the repository.
+# (docs/debug-lane.md), once, cached outside the repository.
 #
 # The same 6.12.117 as the stock test box (Debian's linux-source-6.12,
 # unpacked in $KSRC by scripts/ksrc.sh, built out of tree with O=), with
@@ -31,7 +31,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 ksrc=${KSRC:-/var/cache/foliotune/linux-source-6.12}
 cache=${FT_DEBUG_CACHE:-/var/cache/foliotune}
-base_config=/boot/config-6.12.117+deb12-amd64
+base_kver=6.12.117+deb12-amd64
 srcpkg=linux-source-6.12
 jobs=${FT_DEBUG_JOBS:-2}
 # Bump when the way the tree is configured or built changes.
@@ -39,17 +39,22 @@ RECIPE=1
 
 die() { echo "debug-kernel: $*" >&2; exit 1; }
 
-[ -r "$base_config" ] || die "$base_config missing: install linux-image-6.12.117+deb12-amd64-unsigned"
-srcver=$(dpkg-query -W -f '${Version}' "$srcpkg" 2>/dev/null) ||
-	die "$srcpkg not installed: apt-get install $srcpkg"
-[ "$srcver" = "6.12.117-1~deb12u1" ] || die "$srcpkg is $srcver, the lane is for 6.12.117-1~deb12u1"
+# Debian's config and the source version of the base build, from the
+# kernel cache (scripts/kernels/fetch.sh: never installed on the host)
+"$repo/scripts/kernels/fetch.sh" "$base_kver" image > /dev/null ||
+	die "cannot fetch $base_kver into the kernel cache"
+base_config=$(dirname "$("$repo/scripts/kernels/fetch.sh" "$base_kver" --path kernel)")/config-$base_kver
+[ -r "$base_config" ] || die "$base_config missing from the kernel cache"
+srcver=$("$repo/scripts/kernels/fetch.sh" "$base_kver" --path version) ||
+	die "no package version for $base_kver"
+[ "$srcver" = "6.12.117-1~deb12u1" ] || die "$base_kver is $srcver, the lane is for 6.12.117-1~deb12u1"
 
 hash=$( { echo "recipe $RECIPE"; echo "$srcpkg $srcver"; cat "$base_config" \
 	"$here/debug.config" "$here/modules.lsmod"; } | sha256sum | cut -c1-12)
 dir=$cache/debug-$hash
 # FT_DEBUG_DIR: use an already built tree of the same layout instead (e.g.
 # a copy from another machine; the lane's plumbing can be tried on a
-# stand-in made of the stock kernel, see README).
+# stand-in made of the stock kernel, see docs/debug-lane.md).
 if [ -n "${FT_DEBUG_DIR:-}" ]; then
 	dir=$FT_DEBUG_DIR
 	[ "${1:-}" = --dir ] && { echo "$dir"; exit 0; }

@@ -144,7 +144,7 @@ ln -sfn "$rundir" "$builddir/runs/last"	# for people; scripts use -R
 } > "$rundir/cmd.sh"
 
 # KVM only where it can boot a stock kernel: real VMX/SVM in the host CPU.
-# (/dev/kvm on these machines is kvm_pvm, which cannot; see README.)
+# (/dev/kvm on these machines is kvm_pvm, which cannot; see docs/qemu-test-box.md.)
 # TCG runs one host thread for all vCPUs by default.  Multi-threaded TCG
 # is faster for parallel guest work but races with the kernel's live code
 # patching (text_poke_bp(): static keys, ftrace, livepatch): now and then a

@@ -18,7 +18,7 @@
 #     unmap_batch=0 the same run moves unmap_nobatch_off instead;
 #  4. no BUG/WARNING/Bad page/Bad rss-counter lines appeared in dmesg.
 #
-# What the guest must provide (see the end of the brief in the report):
+# What the guest must provide:
 #   xfs mounted at $FT_XFS (default /mnt/ft-xfs) on /dev/vda, cgroup2 at
 #   /sys/fs/cgroup, debugfs at /sys/kernel/debug, swap active (zram), root.
 #
