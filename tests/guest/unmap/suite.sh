@@ -8,15 +8,14 @@
 run=$(dirname "$0")/run.sh
 ft_unload
 # The plan is run.sh's (asked once the module is in: it depends on it) and
-# our 3 lines; a failed load leaves run.sh its "not loaded" plan.
+# our 4 lines; a failed load leaves run.sh its "not loaded" plan.
 zram_ok=0 load_ok=0
 ft_zram_swap 1G && zram_ok=1
 ft_load && load_ok=1
-plan $(( 3 + $(bash "$run" -P) ))
+plan $(( 4 + $(bash "$run" -P) ))
 check "unmap suite: zram swap" test "$zram_ok" = 1
 check "unmap suite: load foliotune" test "$load_ok" = 1
 bash "$run" | sed -u "s/^1\.\./# run.sh plans /"
-rc=${PIPESTATUS[0]}
-[ "$rc" = 0 ] || not_ok "unmap suite: run.sh exit status $rc"
+check_eq "unmap suite: run.sh exit status" 0 "${PIPESTATUS[0]}"
 check "unmap suite: unload foliotune" ft_unload
 ft_zram_swapoff
