@@ -284,7 +284,7 @@ install: module cli
 uninstall:
 	KVER=$(KVER) DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) scripts/box/install.sh uninstall
 
-# The suites and benchmarks on the machine itself (docs/test-box.md).  They
+# The suites and benchmarks on the machine itself (docs/own-box.md).  They
 # reclaim memory, livepatch the kernel and poison pages: they refuse to
 # start without FT_TEST_BOX=1, and on a machine where they cannot run,
 # before building or changing anything.  Settings: see tests/box/box.sh.
@@ -335,5 +335,5 @@ help:
 	@echo '  make check-debug      the test-box suites on the debug kernel (README: Debug-kernel lane)'
 	@echo '  make check-debug-catches  a TEST-ONLY rmap-breaking build must be caught there'
 	@echo '  make install / uninstall   module, CLI, man page (DESTDIR, PREFIX); root'
-	@echo '  FT_TEST_BOX=1 make check-box / bench-box   the suites / benchmarks on this machine (root; docs/test-box.md)'
+	@echo '  FT_TEST_BOX=1 make check-box / bench-box   the suites / benchmarks on this machine (root; docs/own-box.md)'
 	@echo '  make clean'

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tests/box/box.sh - shared by make check-box and make bench-box, which run
-# the test-box suites and benchmarks on the machine itself (docs/test-box.md).
+# the test-box suites and benchmarks on the machine itself (docs/own-box.md).
 #
 # Settings (environment):
 #   FT_TEST_BOX=1     required: this machine may be reclaimed, livepatched,
@@ -28,7 +28,7 @@ refuse() { echo "$1: refusing to start: $2" >&2; exit 2; }
 box_preflight() {
 	local what=$1-box rel mode sb controllers
 	[ "${FT_TEST_BOX:-}" = 1 ] ||
-		refuse "$what" "it reclaims memory, livepatches the running kernel and poisons pages on THIS machine; set FT_TEST_BOX=1 on a test box you can afford to crash (docs/test-box.md)"
+		refuse "$what" "it livepatches the running kernel, reclaims memory through cgroups and drops caches on THIS machine; set FT_TEST_BOX=1 on a test box you can afford to crash (docs/own-box.md)"
 	[ "${FT_BOX_UID:-$(id -u)}" = 0 ] ||
 		refuse "$what" "it must run as root (sudo FT_TEST_BOX=1 make $what)"
 	rel=$(cat "$box_root/proc/sys/kernel/osrelease" 2>/dev/null)
