@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # tests/box/box.sh - shared by make check-box and make bench-box, which run
@@ -32,7 +33,7 @@ box_preflight() {
 	[ "${FT_BOX_UID:-$(id -u)}" = 0 ] ||
 		refuse "$what" "it must run as root (sudo FT_TEST_BOX=1 make $what)"
 	rel=$(cat "$box_root/proc/sys/kernel/osrelease" 2>/dev/null)
-	[ -n "$rel" ] && [ -f "$FT_BOX_REPO/module/verified/$rel.h" ] ||
+	{ [ -n "$rel" ] && [ -f "$FT_BOX_REPO/module/verified/$rel.h" ]; } ||
 		refuse "$what" "the running kernel $rel is not a verified build (no module/verified/$rel.h): foliotune patches only the builds it was checked against"
 	[ "${KVER:-$rel}" = "$rel" ] ||
 		refuse "$what" "the running kernel is $rel but KVER=$KVER: make $what KVER=$rel"
@@ -66,7 +67,7 @@ box_preflight() {
 }
 
 # ---- setup and teardown (after the preflight) ----------------------------
-box_tmpfs= box_img= box_loop= box_xfs= box_mark= box_zram=0
+box_tmpfs='' box_img='' box_loop='' box_xfs='' box_mark='' box_zram=0
 
 box_log() { echo "box: $*"; [ -w /dev/kmsg ] && echo "foliotune-box: $*" > /dev/kmsg; return 0; }
 
@@ -115,6 +116,6 @@ box_teardown() {
 		ft_zram_swapoff
 		[ "$box_zram" = 1 ] && rmmod zram 2>/dev/null
 	fi
-	box_xfs= box_loop= box_tmpfs= box_img=
+	box_xfs='' box_loop='' box_tmpfs='' box_img=''
 	return 0
 }

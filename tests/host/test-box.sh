@@ -15,7 +15,7 @@ repo=$FT_REPO
 cd "$repo" || exit 1
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
-verified=$(basename "$(ls module/verified/*.h | grep -v ftdebug | head -1)" .h)
+verified=6.12.117+deb12-amd64	# a build with a module/verified/ header
 
 # state: what a refusal must leave alone
 state() {
