@@ -84,6 +84,9 @@ box_setup() {
 	truncate -s "${mb}M" "$box_img" && mkfs.xfs -q -f "$box_img" || return 1
 	box_loop=$(losetup -f --show "$box_img") || return 1
 	box_xfs=$(mktemp -d /tmp/ft-box-xfs.XXXXXX) || return 1
+	# this tree's module, CLI and programs, whatever the caller exported
+	export FT_REPO=$FT_BOX_REPO FT_KO=$FT_BOX_REPO/module/foliotune.ko
+	export FT_WRONG_KO=$FT_BOX_REPO/build/wrong-build/foliotune.ko
 	export FT_SCRATCH_DEV=$box_loop FT_XFS=$box_xfs
 	export FT_RA=/sys/block/${box_loop##*/}/queue/read_ahead_kb
 	if [ "${FT_BOX_ZRAM:-}" = 1 ]; then

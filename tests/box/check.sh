@@ -29,6 +29,7 @@ box_setup > "$logs/setup.out" 2>&1 || {
 	exit 2
 }
 cat "$logs/setup.out"
+echo "# module_file $FT_KO"
 
 for suite in ${FT_BOX_SUITES:-main unmap}; do
 	args=()

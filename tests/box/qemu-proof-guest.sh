@@ -75,6 +75,8 @@ check "proof: check-box's scratch xfs was a loop device" grep -q 'scratch xfs .*
 for t in $FT_PROOF_TESTS; do
 	check "proof: check-box ran $t" grep -q "^# $t took" "$log/check-box/results.tap"
 done
+check "proof: check-box tested the clean copy's module" \
+	grep -q "^# module_file $work/ft/module/foliotune.ko\$" "$log/check-box.log"
 check "proof: check-box ran the console gate" grep -q '^ok - box: clean kernel log' "$log/check-box/results.tap"
 grep '^not ok' "$log/check-box/results.tap" 2>/dev/null | head -10 | sed 's/^/# /'
 
@@ -94,6 +96,8 @@ check "proof: both modes of the seed benchmark were recorded" \
 	test -s "$out_dir/raw/seed.stock.1.rec" -a -s "$out_dir/raw/seed.batched.1.rec"
 check "proof: the batched run batched (unmap_batches moved)" \
 	bash -c "awk '\$1 == \"counter\" && \$3 == \"unmap_batches\" && \$4 > 0 { f = 1 } END { exit !f }' '$out_dir/raw/seed.batched.1.rec'"
+check "proof: bench-box measured the clean copy's module" \
+	grep -q "^module_file $work/ft/module/foliotune.ko\$" "$out_dir/raw/guest-meta.txt"
 check "proof: the batched vs stock table is there" grep -q '^## Batched vs stock' "$out_dir/results.md"
 
 # 5. the runs left nothing behind, uninstall removes everything
