@@ -82,6 +82,8 @@ box_setup() {
 		box_img=$box_tmpfs/scratch.img
 	fi
 	truncate -s "${mb}M" "$box_img" && mkfs.xfs -q -f "$box_img" || return 1
+	# without udev's static nodes (/dev/loop-control) nothing loads loop
+	modprobe loop 2>/dev/null
 	box_loop=$(losetup -f --show "$box_img") || return 1
 	box_xfs=$(mktemp -d /tmp/ft-box-xfs.XXXXXX) || return 1
 	# this tree's module, CLI and programs, whatever the caller exported
