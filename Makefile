@@ -47,7 +47,7 @@ KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
 export KVER KDIR KSRC FT_CACHE
 
 .PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround \
-	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc \
+	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc check-box bench-box \
 	debug-kernel check-debug check-debug-catches debug-modules debug-break-rmap debug-verified \
 	debug-verified-current debug-run debug-catches check-mutants mutant-module \
 	verify-kernel verify-module kernel-module modules-all check-kernels kernels-doc
@@ -84,10 +84,22 @@ endif
 KLP_SYMVERS := $(BUILD)/klp-$(KVER).symvers
 KLP_CONVERT := scripts/klp-convert
 
+# On a machine that runs KVER itself (a verified build: `uname -r` has a
+# module/verified/ header) the table is its own /proc/kallsyms, which shows
+# addresses to root only; anywhere else the test box boots KVER to dump it.
+ifeq ($(and $(filter $(KVER),$(shell uname -r)),$(wildcard module/verified/$(KVER).h)),)
 $(KALLSYMS): scripts/vm/init scripts/vm/mkinitramfs.sh $(DEBUG_KALLSYMS_DEP)
 	mkdir -p $(BUILD)
 	$(VMRUN) -q -- 'cat /proc/kallsyms > $@.tmp'
 	mv $@.tmp $@
+else
+$(KALLSYMS):
+	@awk '$$3 == "_text" { exit $$1 ~ /^0+$$/ }' /proc/kallsyms || \
+		{ echo "/proc/kallsyms hides the kernel's addresses from this user: build once as root (sudo make)" >&2; exit 1; }
+	mkdir -p $(BUILD)
+	cat /proc/kallsyms > $@.tmp
+	mv $@.tmp $@
+endif
 
 $(KLP_CONVERT): scripts/klp-convert.c
 	$(MAKE) -C scripts all
@@ -346,17 +358,37 @@ docs:
 vm-run:
 	@$(VMRUN) -- '$(CMD)'
 
-# The converted module is installed as built: kbuild's modules_install would
-# try to sign and recompress it, and foliotune is an unsigned livepatch.
+# install: the module into /lib/modules/$(KVER)/updates/ (depmod), the CLI
+# and its man page; uninstall removes exactly what install created
+# (scripts/box/install.sh keeps the list).
 install: module cli
-	install -D -m 0644 module/foliotune.ko $(DESTDIR)/lib/modules/$(KVER)/updates/foliotune.ko
-	[ -n "$(DESTDIR)" ] || depmod $(KVER)
-	$(MAKE) -C userspace install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+	KVER=$(KVER) DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) scripts/box/install.sh install
 
 uninstall:
-	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/foliotune.ko*
-	[ -n "$(DESTDIR)" ] || depmod $(KVER)
-	$(MAKE) -C userspace uninstall DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+	KVER=$(KVER) DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) scripts/box/install.sh uninstall
+
+# The suites and benchmarks on the machine itself (docs/own-box.md).  They
+# reclaim memory, livepatch the kernel and poison pages: they refuse to
+# start without FT_TEST_BOX=1, and on a machine where they cannot run,
+# before building or changing anything.  Settings: see tests/box/box.sh.
+# The refusal is one line, before make builds anything.
+BOX_GOAL := $(firstword $(filter check-box bench-box,$(MAKECMDGOALS)))
+ifneq ($(BOX_GOAL),)
+BOX_REFUSAL := $(shell FT_TEST_BOX='$(FT_TEST_BOX)' KVER='$(KVER)' FT_BOX_ZRAM='$(FT_BOX_ZRAM)' \
+	FT_BOX_SCRATCH='$(FT_BOX_SCRATCH)' FT_BOX_ROOT='$(FT_BOX_ROOT)' FT_BOX_UID='$(FT_BOX_UID)' \
+	tests/box/preflight.sh $(BOX_GOAL:-box=) 2>&1 >/dev/null)
+ifneq ($(BOX_REFUSAL),)
+$(error $(BOX_REFUSAL))
+endif
+endif
+
+check-box:
+	$(MAKE) all
+	tests/box/check.sh
+
+bench-box:
+	$(MAKE) module cli progs
+	tests/box/bench.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/module clean
@@ -386,5 +418,6 @@ help:
 	@echo '  make check-debug      the test-box suites on the debug kernel (README: Debug-kernel lane)'
 	@echo '  make check-debug-catches  a TEST-ONLY rmap-breaking build must be caught there'
 	@echo '  make check-mutants [MUTANTS=...]  planted bugs (tests/mutants/) must each be caught (docs/mutants.md)'
-	@echo '  make install / uninstall   (DESTDIR, PREFIX)'
+	@echo '  make install / uninstall   module, CLI, man page (DESTDIR, PREFIX); root'
+	@echo '  FT_TEST_BOX=1 make check-box / bench-box   the suites / benchmarks on this machine (root; docs/own-box.md)'
 	@echo '  make clean'

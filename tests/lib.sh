@@ -14,6 +14,11 @@ FT_KO=${FT_KO:-$FT_REPO/module/foliotune.ko}
 FT_DEBUGFS=/sys/kernel/debug/foliotune
 FT_LIVEPATCH=/sys/kernel/livepatch/foliotune
 FT_XFS=${FT_XFS:-/mnt/ft-xfs}
+# The scratch disk for $FT_XFS: the test box's virtio disk, or the loop
+# device of make check-box / bench-box.
+FT_SCRATCH_DEV=${FT_SCRATCH_DEV:-/dev/vda}
+FT_RA=${FT_RA:-/sys/block/${FT_SCRATCH_DEV##*/}/queue/read_ahead_kb}
+export FT_SCRATCH_DEV FT_RA
 
 # plan N: the TAP plan, printed before the first result (tests/guest/suite.sh).
 plan() { echo "1..$1"; }
@@ -102,13 +107,21 @@ dmesg_mark() { local m="ft-mark-$RANDOM$RANDOM"; echo "$m" > /dev/kmsg; echo "$m
 dmesg_since() { dmesg | sed -n "/$1/,\$p" | tail -n +2; }
 
 # ft_zram_swap SIZE: a zram swap device, for tests that need swap.
+# FT_ZRAM=0 (a test box whose owner did not allow zram): the machine's own
+# swap instead, which must be active.
 ft_zram_swap() {
+	if [ "${FT_ZRAM:-1}" = 0 ]; then
+		[ "$(wc -l < /proc/swaps)" -gt 1 ] && return 0
+		echo "no swap active and zram not allowed (FT_ZRAM=0)" >&2
+		return 1
+	fi
 	[ -e /sys/block/zram0 ] || modprobe zram num_devices=1 || return 1
 	grep -q '^/dev/zram0 ' /proc/swaps && return 0
 	echo "${1:-1G}" > /sys/block/zram0/disksize &&
 		mkswap /dev/zram0 > /dev/null && swapon /dev/zram0
 }
 ft_zram_swapoff() {
+	[ "${FT_ZRAM:-1}" = 0 ] && return 0
 	grep -q '^/dev/zram0 ' /proc/swaps && swapoff /dev/zram0
 	[ -e /sys/block/zram0/reset ] && echo 1 > /sys/block/zram0/reset
 	return 0

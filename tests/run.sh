@@ -8,6 +8,7 @@
 #   style    checkpatch on the kernel code
 #   guest    the test-box suites: one boot per suite, xfs scratch disk,
 #            console-log gate on every boot               tests/guest/suite.sh
+#            and the box as a user's machine              tests/box/qemu-proof.sh
 #   reliability  bad input, security, lockdown, wrong kernel, faults,
 #            load/unload cycles, stress-ng, mm selftests  tests/guest/reliability/
 #   gate     self-test: a module that WARNs must fail the gate
@@ -27,7 +28,7 @@
 # runs everything:
 #   FT_STAGES          stages to run (default "host style guest reliability gate")
 #   FT_SUITES          boots to run, by name: main unmap rel-input ... (default all)
-#   FT_GUEST_SUITES    guest-stage suites to run (default "main unmap")
+#   FT_GUEST_SUITES    guest-stage suites to run (default "main unmap box")
 #   FT_TEST_LOGS       log directory
 #   FT_KERNEL_IMAGE    kernel image to boot (vmrun -K)
 #   FT_GUEST_MODULES   the guest's /lib/modules/KVER (vmrun -M)
@@ -141,9 +142,14 @@ fi
 
 if has_stage guest; then
 stage_start guest
-suites=" ${FT_GUEST_SUITES:-main unmap} "
+suites=" ${FT_GUEST_SUITES:-main unmap box} "
 [[ $suites == *" main "* ]] && guest_suite main -t $((600 * scale))
 [[ $suites == *" unmap "* ]] && guest_suite unmap -t $((1800 * scale)) -- tests/guest/unmap/suite.sh
+# The test box as a user's own machine: install, check-box, bench-box from
+# a clean copy, building inside the box (docs/own-box.md).  FT_SUITES
+# selects it like the others.
+[[ $suites == *" box "* ]] && { [ "$only_suites" = "  " ] || [[ $only_suites == *" box "* ]]; } &&
+	FT_TEST_LOGS=$logs FT_PROOF_TIMEOUT=$((5400 * scale)) tests/box/qemu-proof.sh | emit
 stage_end
 fi
 

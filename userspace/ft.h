@@ -128,8 +128,6 @@ void ft_format_bytes(uint64_t v, char *buf, size_t len);
 int ft_knob_read(const char *dir, const struct ft_knob *k,
 		 struct ft_knob_value *out);
 int ft_knob_write(const char *dir, const struct ft_knob *k, const char *text);
-/* Explain a failed debugfs access (lockdown, permissions); returns err. */
-void ft_explain_debugfs_errno(int err, const char *path, char *msg, size_t len);
 
 int ft_cmd_get(int argc, char **argv);
 int ft_cmd_set(int argc, char **argv);
@@ -152,13 +150,10 @@ bool ft_snapshot_lookup(const struct ft_snapshot *s, const char *name,
 int ft_module_vmstat_path(char *buf, size_t len, char *msg, size_t msglen);
 int ft_cmd_stat(int argc, char **argv);
 
-/* ---- lifecycle.c: module and livepatch state, load/unload ---- */
-bool ft_module_loaded(void);
-int ft_livepatch_path(char *buf, size_t len, const char *file);
-/* Locate <debugfs>/foliotune; 0, or -errno with a message. */
-int ft_find_debugfs_dir(char *dir, size_t len, char *msg, size_t msglen);
-/* Same, reporting the error; returns 0 or an exit code. */
-int ft_open_debugfs_dir(char *dir, size_t len);
+/* ---- module_path.c: the module on disk and in the running kernel ---- */
+#include "module_path.h"
+
+/* ---- lifecycle.c: build file, load/unload ---- */
 struct ft_build {
 	char release[256];
 	char version[512];

@@ -217,25 +217,6 @@ void ft_format_bytes(uint64_t v, char *buf, size_t len)
 	snprintf(buf, len, "%" PRIu64, v);
 }
 
-void ft_explain_debugfs_errno(int err, const char *path, char *msg, size_t len)
-{
-	char mode[64];
-
-	if (err == EPERM) {
-		ft_lockdown_mode(mode, sizeof(mode));
-		if (*mode && strcmp(mode, "none")) {
-			ft_msg(msg, len, "debugfs is locked down (lockdown=%s): cannot access %s",
-				 mode, path);
-			return;
-		}
-	}
-	if ((err == EACCES || err == EPERM) && ft_euid() != 0) {
-		ft_msg(msg, len, "%s: %s (are you root?)", path, strerror(err));
-		return;
-	}
-	ft_msg(msg, len, "%s: %s", path, strerror(err));
-}
-
 int ft_knob_read(const char *dir, const struct ft_knob *k,
 		 struct ft_knob_value *out)
 {

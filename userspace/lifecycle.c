@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * lifecycle.c - module and livepatch state; load and unload.
+ * lifecycle.c - the module's build file; load and unload.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -21,94 +21,6 @@
 #define FT_POLL_SECONDS		0.05
 #define FT_DELETE_RETRY_SECONDS	5.0
 #define FT_MAX_STALLED_SHOWN	40
-
-bool ft_module_loaded(void)
-{
-	char path[FT_PATH_MAX];
-
-	return !ft_path(path, sizeof(path), "/sys/module/%s", FOLIOTUNE_NAME) &&
-	       ft_exists(path);
-}
-
-int ft_livepatch_path(char *buf, size_t len, const char *file)
-{
-	if (file)
-		return ft_path(buf, len, "/sys/kernel/livepatch/%s/%s",
-			       FOLIOTUNE_NAME, file);
-	return ft_path(buf, len, "/sys/kernel/livepatch/%s", FOLIOTUNE_NAME);
-}
-
-/* debugfs mounted: the mount point is a non-empty directory */
-static bool ft_dir_nonempty(const char *path)
-{
-	struct dirent *de;
-	bool any = false;
-	DIR *d = opendir(path);
-
-	if (!d)
-		return errno == EACCES;
-	while ((de = readdir(d))) {
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-			any = true;
-			break;
-		}
-	}
-	closedir(d);
-	return any;
-}
-
-int ft_find_debugfs_dir(char *dir, size_t len, char *msg, size_t msglen)
-{
-	char root[FT_PATH_MAX];
-	int err;
-
-	msg[0] = '\0';
-	err = ft_debugfs_root(root, sizeof(root));
-	if (!err)
-		err = ft_join(dir, len, root, FOLIOTUNE_DEBUGFS_DIR);
-	if (err) {
-		ft_msg(msg, msglen, "debugfs path too long");
-		return err;
-	}
-	if (ft_is_dir(dir))
-		return 0;
-	err = errno;
-	if (err == EACCES || err == EPERM) {
-		ft_explain_debugfs_errno(err, dir, msg, msglen);
-		return -err;
-	}
-	if (!ft_module_loaded()) {
-		char mode[64];
-
-		ft_lockdown_mode(mode, sizeof(mode));
-		if (*mode && strcmp(mode, "none")) {
-			ft_msg(msg, msglen, "the %s module is not loaded and cannot be: the kernel is locked down (lockdown=%s), which refuses unsigned modules and restricts debugfs",
-				 FOLIOTUNE_NAME, mode);
-			return -EPERM;
-		}
-		ft_msg(msg, msglen, "the %s module is not loaded (try '%s load')",
-			 FOLIOTUNE_NAME, ft_prog);
-		return -ENOENT;
-	}
-	if (!ft_dir_nonempty(root)) {
-		ft_msg(msg, msglen, "debugfs is not mounted at %s (try 'mount -t debugfs none %s')",
-			 root, root);
-		return -ENOENT;
-	}
-	ft_msg(msg, msglen, "the %s module is loaded but %s does not exist",
-		 FOLIOTUNE_NAME, dir);
-	return -ENOENT;
-}
-
-int ft_open_debugfs_dir(char *dir, size_t len)
-{
-	char msg[FT_MSG_MAX];
-	int err = ft_find_debugfs_dir(dir, len, msg, sizeof(msg));
-
-	if (err)
-		return ft_runtime_error(-err, "%s", msg);
-	return 0;
-}
 
 static void ft_copy_value(char *dst, size_t len, const char *src)
 {
@@ -554,7 +466,7 @@ static void ft_explain_finit(int err, char *msg, size_t len)
 
 int ft_cmd_load(int argc, char **argv)
 {
-	char path[FT_PATH_MAX], upd[FT_PATH_MAX], rel[256], magic[256];
+	char path[FT_PATH_MAX], rel[256], magic[256];
 	char msg[FT_MSG_MAX];
 	double timeout, t0 = ft_now();
 	int ret, fd, flags = 0;
@@ -580,16 +492,9 @@ int ft_cmd_load(int argc, char **argv)
 			return ft_runtime_error(ENOENT, "module file %s: %s", path,
 						strerror(ENOENT));
 	} else {
-		if (ft_path(upd, sizeof(upd), "/lib/modules/%s/updates/%s.ko", rel,
-			    FOLIOTUNE_NAME))
-			return ft_runtime_error(ENAMETOOLONG, "module path too long");
-		if (ft_exists(upd))
-			snprintf(path, sizeof(path), "%s", upd);
-		else if (ft_exists(FOLIOTUNE_BUILD_KO))
-			snprintf(path, sizeof(path), "%s", FOLIOTUNE_BUILD_KO);
-		else
-			return ft_runtime_error(ENOENT, "module %s.ko not found (looked for %s and %s)",
-						FOLIOTUNE_NAME, upd, FOLIOTUNE_BUILD_KO);
+		ret = ft_find_module_file(rel, path, sizeof(path), msg, sizeof(msg));
+		if (ret)
+			return ft_runtime_error(-ret, "%s", msg);
 	}
 	if (ft_has_suffix(path, ".xz") || ft_has_suffix(path, ".zst") ||
 	    ft_has_suffix(path, ".gz")) {

@@ -9,7 +9,7 @@
 # only, into OUTDIR/raw/ (scripts/bench/faultaround-report.sh makes
 # OUTDIR/results.md from them).
 #
-# Setup: scratch xfs on /dev/vda at /mnt/ft-xfs, zram swap, foliotune
+# Setup: scratch xfs on /dev/vda (FT_SCRATCH_DEV) at /mnt/ft-xfs, zram swap, foliotune
 # loaded, every fault-around knob and counter present (else it stops with a
 # "fatal" line naming the missing one), the app files and the seqread file
 # created once.  Then, for rep = 1..BENCH_REPS, every scenario, every
@@ -114,11 +114,11 @@ done
 [ -r "$FT_KO" ] || die "$FT_KO missing: run make on the host"
 
 # ---- setup -------------------------------------------------------------
-modprobe virtio_blk 2>/dev/null
+[ "$FT_SCRATCH_DEV" = /dev/vda ] && modprobe virtio_blk 2>/dev/null
 modprobe xfs || die "modprobe xfs"
-loop_until 10 test -b /dev/vda || die "no /dev/vda (scratch xfs image)"
+loop_until 10 test -b "$FT_SCRATCH_DEV" || die "no $FT_SCRATCH_DEV (scratch xfs image)"
 mkdir -p "$FT_XFS"
-mount /dev/vda "$FT_XFS" || die "mount /dev/vda $FT_XFS"
+mount "$FT_SCRATCH_DEV" "$FT_XFS" || die "mount $FT_SCRATCH_DEV $FT_XFS"
 ft_zram_swap "${ZRAM_MB}M" || die "zram swap"
 ft_unload
 ft_load || die "ft_load (insmod $FT_KO)"
@@ -190,7 +190,7 @@ fi
 	echo "spawn_cmd ${spawn_cmd[*]}"
 	echo "launch_cmd ${launch_cmd[*]}"
 	echo "seq_cmd ${seq_cmd[*]}"
-	echo "read_ahead_kb $(cat /sys/block/vda/queue/read_ahead_kb)"
+	echo "read_ahead_kb $(cat "$FT_RA")"
 	echo "thp_enabled $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
 	echo "lru_gen $lru_gen_orig"
 	echo "kernel_fault_around_bytes $(cat /sys/kernel/debug/fault_around_bytes 2>/dev/null || echo -)"

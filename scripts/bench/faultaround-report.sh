@@ -199,15 +199,22 @@ END {
 	cdesc["autoage"] = "as auto, fault_around_auto_age=1: the tuner also maps pre-mapped PTEs old (as mkold 2) under file reclaim pressure, young otherwise"
 
 	ncpu = (meta["guest_cpus"] != "" ? meta["guest_cpus"] : meta["vcpus"])
-	tcg = (meta["accel"] == "kvm") ? "measured in a KVM guest, " ncpu " vCPUs" : \
+	# accel "box": make bench-box, on the machine itself (no emulator)
+	tcg = (meta["accel"] == "box") ? "measured on " meta["guest_cpu_model"] ", " ncpu " CPUs" : \
+		(meta["accel"] == "kvm") ? "measured in a KVM guest, " ncpu " vCPUs" : \
 		"measured in a QEMU TCG guest (software emulation), " ncpu " vCPUs"
 	TCG = "_(" tcg ")_"
 
 	print "# foliotune: fault-around under memory pressure (the 2016 linux-mm app-launch measurements)"
 	print ""
-	print "**" tcg "** (guest CPU: " meta["guest_cpu_model"] "; host: " meta["host_cpu"] ", " meta["host_cpus"] " CPUs, load average " \
-		meta["host_loadavg_before"] " before, " meta["host_loadavg_after"] " after). Absolute times are emulator times, not hardware " \
-		"times, and other test boxes share the host CPUs: only ratios between runs of this boot mean anything, and small ratios are noise."
+	if (meta["accel"] == "box")
+		print "**" tcg "** (machine " meta["host"] ", not an emulator: hardware figures; load average " \
+			meta["host_loadavg_before"] " before, " meta["host_loadavg_after"] " after). Other work on the machine adds noise: " \
+			"trust differences larger than the spread of the reps."
+	else
+		print "**" tcg "** (guest CPU: " meta["guest_cpu_model"] "; host: " meta["host_cpu"] ", " meta["host_cpus"] " CPUs, load average " \
+			meta["host_loadavg_before"] " before, " meta["host_loadavg_after"] " after). Absolute times are emulator times, not hardware " \
+			"times, and other test boxes share the host CPUs: only ratios between runs of this boot mean anything, and small ratios are noise."
 	print ""
 	print "- command: `" meta["command"] "`"
 	print "- commit: `" meta["commit"] "` (" meta["commit_full"] ")"

@@ -21,8 +21,9 @@
 #   fa-seqread      ft_seqread ns per touched page, by pattern and configuration (no pressure)
 #
 # A figure whose input is absent is skipped with a line saying so.  Every
-# figure is labelled as QEMU TCG (software emulation) unless guest-meta.txt
-# says the guest ran under KVM.  Needs gnuplot (Debian: gnuplot-nox).
+# figure is labelled as QEMU TCG (software emulation) unless the metadata
+# says the guest ran under KVM, or on the machine itself (make bench-box:
+# then with its CPU model).  Needs gnuplot (Debian: gnuplot-nox).
 set -uo pipefail
 
 dir=${1:?usage: plot.sh RESULTS_DIR}
@@ -40,6 +41,9 @@ for d in "$dir" "$dir"/*/; do bench_raw "${d%/}" && raws+=("$BENCH_RAW"); done
 label="QEMU TCG guest (software emulation)"
 if cat "${raws[@]/%//host-meta.txt}" "${raws[@]/%//guest-meta.txt}" 2>/dev/null | grep -q "^accel kvm"; then
 	label="KVM guest"
+elif cat "${raws[@]/%//host-meta.txt}" 2>/dev/null | grep -q "^accel box"; then
+	# make bench-box: the machine itself
+	label=$(cat "${raws[@]/%//guest-meta.txt}" 2>/dev/null | sed -n 's/^guest_cpu_model //p' | head -1)
 fi
 smoke=""
 case $(basename "$(cd "$dir" && pwd)") in *smoke*) smoke=" - SMOKE RUN, not a result" ;; esac

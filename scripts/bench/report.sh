@@ -172,14 +172,20 @@ END {
 	expect["shmem128k"] = "unmap_batch_order5"; expect["shmem2m"] = "unmap_batch_order9"
 	expect["shmem2m-pte"] = "unmap_batch_order9"
 
-	tcg = (meta["accel"] == "kvm") ? "measured in a KVM guest, " meta["vcpus"] " vCPUs" : \
+	# accel "box": make bench-box, on the machine itself (no emulator)
+	tcg = (meta["accel"] == "box") ? "measured on " meta["guest_cpu_model"] ", " meta["guest_cpus"] " CPUs" : \
+		(meta["accel"] == "kvm") ? "measured in a KVM guest, " meta["vcpus"] " vCPUs" : \
 		"measured in a QEMU TCG guest (software emulation), " (meta["guest_cpus"] != "" ? meta["guest_cpus"] : meta["vcpus"]) " vCPUs"
 	TCG = "_(" tcg ")_"
 
 	print "# foliotune: batched vs stock try_to_unmap_one"
 	print ""
-	print "**" tcg "** (guest CPU: " meta["guest_cpu_model"] "; host: " meta["host_cpu"] ", " meta["host_cpus"] " CPUs). " \
-		"Absolute figures are emulator figures, not hardware figures; only ratios between runs of the same boot mean anything."
+	if (meta["accel"] == "box")
+		print "**" tcg "** (machine " meta["host"] ", not an emulator: hardware figures). " \
+			"Other work on the machine adds noise: trust differences larger than the spread of the reps."
+	else
+		print "**" tcg "** (guest CPU: " meta["guest_cpu_model"] "; host: " meta["host_cpu"] ", " meta["host_cpus"] " CPUs). " \
+			"Absolute figures are emulator figures, not hardware figures; only ratios between runs of the same boot mean anything."
 	print ""
 	if (note != "") { print "> **Note:** " note; print "" }
 	print "- command: `" meta["command"] "`"

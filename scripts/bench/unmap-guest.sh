@@ -6,7 +6,7 @@
 # Started by scripts/bench/unmap.sh (one boot); writes raw files only, into
 # OUTDIR/raw/ (scripts/bench/report.sh turns them into OUTDIR/results.md).
 #
-# Setup: scratch xfs on /dev/vda, zram swap, foliotune loaded.  Then, for
+# Setup: scratch xfs on /dev/vda (FT_SCRATCH_DEV), zram swap, foliotune loaded.  Then, for
 # rep = 1..BENCH_REPS and every benchmark, one stock (unmap_batch=0) and one
 # batched (unmap_batch=1) run, in ABBA order (odd reps stock first, even reps
 # batched first) so a linear drift favours neither.  Every run is
@@ -54,7 +54,7 @@ WARMUP=${BENCH_WARMUP:-1}
 FT=$repo/userspace/foliotune
 PO=$repo/tests/progs/ft_pageout_bench
 RB=$repo/tests/progs/ft_reclaim_bench
-RA=/sys/block/vda/queue/read_ahead_kb
+RA=$FT_RA
 BT=$raw/unmap-time.bt
 # perl -e "$NOTHP" CMD...: exec CMD with PR_SET_THP_DISABLE (prctl is syscall
 # 157, PR_SET_THP_DISABLE 41; the flag is inherited over fork and exec).
@@ -72,11 +72,11 @@ done
 command -v perl > /dev/null || die "perl missing (file2m needs it)"
 
 # ---- setup -------------------------------------------------------------
-modprobe virtio_blk 2>/dev/null
+[ "$FT_SCRATCH_DEV" = /dev/vda ] && modprobe virtio_blk 2>/dev/null
 modprobe xfs || die "modprobe xfs"
-loop_until 10 test -b /dev/vda || die "no /dev/vda (scratch xfs image)"
+loop_until 10 test -b "$FT_SCRATCH_DEV" || die "no $FT_SCRATCH_DEV (scratch xfs image)"
 mkdir -p "$FT_XFS"
-mount /dev/vda "$FT_XFS" || die "mount /dev/vda $FT_XFS"
+mount "$FT_SCRATCH_DEV" "$FT_XFS" || die "mount $FT_SCRATCH_DEV $FT_XFS"
 zram_mb=$(( SIZE * 2 > 1024 ? SIZE * 2 : 1024 ))
 ft_zram_swap "${zram_mb}M" || die "zram swap"
 ft_unload

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite.sh [TEST...] - runs inside the test box: prepares the scratch xfs
-# (virtio disk /dev/vda) and runs each tests/guest/test-*.sh (or the ones
+# (virtio disk /dev/vda, or $FT_SCRATCH_DEV) and runs each tests/guest/test-*.sh (or the ones
 # named), appending their result lines to $FT_RUNDIR/results.tap so that
 # the host sees everything that ran even if the guest dies.
 #
@@ -35,13 +35,14 @@ for t in "${tests[@]}"; do names+=("$(basename "$t" .sh)"); done
 echo "# scripts: ${names[*]}" >> "$results"
 echo "# plan: suite 1" >> "$results"
 
-# The host attaches the scratch xfs as the first virtio disk.
-modprobe virtio_blk
+# The host attaches the scratch xfs as the first virtio disk (a test box
+# of make check-box: a loop device, FT_SCRATCH_DEV).
+[ "$FT_SCRATCH_DEV" = /dev/vda ] && modprobe virtio_blk
 modprobe xfs
-if [ -b /dev/vda ] && mkdir -p "$FT_XFS" && mount /dev/vda "$FT_XFS"; then
+if [ -b "$FT_SCRATCH_DEV" ] && mkdir -p "$FT_XFS" && mount "$FT_SCRATCH_DEV" "$FT_XFS"; then
 	echo "ok - suite: scratch xfs mounted at $FT_XFS" >> "$results"
 else
-	echo "not ok - suite: scratch xfs # no /dev/vda or mount failed" >> "$results"
+	echo "not ok - suite: scratch xfs # no $FT_SCRATCH_DEV or mount failed" >> "$results"
 fi
 
 for i in "${!tests[@]}"; do

@@ -753,6 +753,25 @@ wait $helper
 helper=
 expect "load: success" 0 "foliotune loaded from $KO (livepatch enabled, transition complete"
 rm -rf "$U/sys/kernel/livepatch" "$U/sys/module"
+# Which file: modprobe's answer (modules.dep) first, an explicit PATH always.
+M=$U/lib/modules/$KVER
+mkdir -p "$M/extra"
+printf '\177ELF junk\000vermagic=%s SMP preempt mod_unload modversions \000' "$KVER" >"$M/extra/foliotune.ko.xz"
+printf 'kernel/fs/xfs/xfs.ko.xz: kernel/lib/libcrc32c.ko.xz\nextra/foliotune.ko.xz:\n' >"$M/modules.dep"
+FOLIOTUNE_FAKE_MODULE_SYSCALLS=22 ft load
+expect "load: the module modules.dep names wins over updates/" 2 "cannot load $M/extra/foliotune.ko.xz:"
+FOLIOTUNE_FAKE_MODULE_SYSCALLS=22 ft load "$KO"
+expect "load: an explicit PATH wins over modules.dep" 2 "cannot load $KO:"
+printf 'extra/foliotune.ko:\n' >"$M/modules.dep"
+ft load
+expect "load: modules.dep names a missing file" 2 "modules.dep names $M/extra/foliotune.ko, which does not exist (run 'depmod $KVER')"
+printf '/lib/modules/%s/extra/foliotune.ko.xz:\n' "$KVER" >"$M/modules.dep"
+FOLIOTUNE_FAKE_MODULE_SYSCALLS=22 ft load
+expect "load: absolute path in modules.dep" 2 "cannot load $M/extra/foliotune.ko.xz:"
+printf 'kernel/fs/xfs/xfs.ko.xz:\nupdates/foliotunex.ko:\n' >"$M/modules.dep"
+FOLIOTUNE_FAKE_MODULE_SYSCALLS=22 ft load
+expect "load: not in modules.dep (depmod not run): updates/" 2 "cannot load $KO:"
+rm -rf "$M/extra" "$M/modules.dep"
 
 # ------------------------------------------------------------------ unload
 ft unload

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# install.sh install|uninstall - `make install` / `make uninstall`.
+#
+# Installs the built module as /lib/modules/KVER/updates/foliotune.ko (then
+# depmod, so modprobe and `foliotune load` find it), the CLI and its man
+# page.  Every file and every directory it had to create is written to a
+# manifest, so that uninstall removes exactly those and nothing that was
+# there before.  The converted module is copied as built: kbuild's
+# modules_install would sign and recompress it, and foliotune is an
+# unsigned livepatch.
+#
+# Environment (from the Makefile): KVER DESTDIR PREFIX.
+set -eu
+what=${1:?usage: install.sh install|uninstall}
+: "${KVER:?}" "${PREFIX:?}"
+DESTDIR=${DESTDIR:-}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+manifest=$DESTDIR/var/lib/foliotune/installed
+ko=$DESTDIR/lib/modules/$KVER/updates/foliotune.ko
+files=("$repo/module/foliotune.ko:$ko:0644"
+       "$repo/userspace/foliotune:$DESTDIR$PREFIX/sbin/foliotune:0755"
+       "$repo/userspace/foliotune.8:$DESTDIR$PREFIX/share/man/man8/foliotune.8:0644")
+
+# mkdirs DIR: create DIR and its missing parents, printing a manifest
+# line for each.
+mkdirs() {
+	local d=$1 missing=()
+	while [ ! -d "$d" ]; do
+		missing=("$d" "${missing[@]}")
+		d=$(dirname "$d")
+	done
+	for d in "${missing[@]}"; do
+		mkdir -m 0755 "$d"
+		echo "dir $d"
+	done
+}
+
+depmod_kver() {
+	[ -n "$DESTDIR" ] || depmod "$KVER"
+}
+
+case $what in
+install)
+	for f in "${files[@]}"; do
+		src=${f%%:*}
+		[ -f "$src" ] || { echo "install.sh: $src missing: run make first" >&2; exit 1; }
+	done
+	# Installing again (a rebuild) keeps the directories of the first time.
+	created=$(mkdirs "$(dirname "$manifest")")
+	{
+		[ -f "$manifest" ] && grep '^dir ' "$manifest"
+		[ -n "$created" ] && echo "$created"
+	} > "$manifest.new"
+	for f in "${files[@]}"; do
+		IFS=: read -r src dst mode <<< "$f"
+		mkdirs "$(dirname "$dst")" >> "$manifest.new"
+		install -m "$mode" "$src" "$dst"
+		echo "file $dst" >> "$manifest.new"
+		echo "  installed $dst"
+	done
+	mv "$manifest.new" "$manifest"
+	depmod_kver
+	;;
+uninstall)
+	if [ -f "$manifest" ]; then
+		# files first, then the directories install created, deepest first
+		grep '^file ' "$manifest" | cut -d' ' -f2- | while read -r p; do
+			rm -f "$p" && echo "  removed $p"
+		done
+		dirs=$(grep '^dir ' "$manifest" | cut -d' ' -f2- | sort -r)
+		rm -f "$manifest"
+		echo "$dirs" | while read -r p; do
+			[ -n "$p" ] && rmdir "$p" 2>/dev/null || true
+		done
+	else
+		echo "install.sh: no $manifest: removing foliotune's files only"
+		for f in "${files[@]}"; do
+			IFS=: read -r src dst mode <<< "$f"
+			rm -f "$dst"
+		done
+	fi
+	depmod_kver
+	;;
+*)
+	echo "usage: install.sh install|uninstall" >&2
+	exit 1
+	;;
+esac

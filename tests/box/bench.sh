@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh - make bench-box: the benchmarks of make bench-unmap and make
+# bench-faultaround on this machine, with the same guest scripts, settings
+# (BENCH_*, see scripts/bench/unmap.sh and faultaround.sh) and reports:
+# bench/results/<date>-<commit>-box[-faultaround]/results.md (+ raw/),
+# labelled with this machine's CPU model.  Settings: tests/box/box.sh, and
+#   FT_BOX_BENCH   benchmarks to run (default "unmap faultaround")
+#   BENCH_OUT      results directory (one benchmark only)
+set -u
+. "$(dirname "$0")/box.sh"
+box_preflight bench
+cd "$FT_BOX_REPO" || exit 2
+benches=${FT_BOX_BENCH:-unmap faultaround}
+
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+	commit=$commit-dirty
+fi
+
+# results_dir SUFFIX: a new bench/results/<date>-<commit>-boxSUFFIX.
+results_dir() {
+	local out=${BENCH_OUT:-bench/results/$(date -u +%Y-%m-%d)-$commit-box$1} n=2
+	if [ -z "${BENCH_OUT:-}" ] && [ -e "$out" ]; then
+		while [ -e "$out.$n" ]; do n=$((n + 1)); done
+		out=$out.$n
+	fi
+	mkdir -p "$out/raw" && (cd "$out" && pwd)
+}
+
+# host_meta: what scripts/bench/*.sh write on the host, for this machine.
+host_meta() {
+	echo "command $(for v in FT_BOX_BENCH FT_BOX_ZRAM BENCH_REPS BENCH_SECONDS BENCH_SIZE_MB BENCH_ONLY \
+		BENCH_OVERHEAD BENCH_TRACE_REPS BENCH_WARMUP BENCH_CONFIGS; do
+		[ -n "${!v+x}" ] && printf '%s=%q ' "$v" "${!v}"; done)FT_TEST_BOX=1 make bench-box"
+	echo "commit $commit"
+	echo "commit_full $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "host $(uname -n) $(uname -r)"
+	echo "host_cpu $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+	echo "host_cpus $(nproc)"
+	echo "host_loadavg_before $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "accel box"
+	echo "vcpus $(nproc)"
+}
+
+trap box_teardown EXIT
+trap 'exit 130' INT TERM
+rc=0
+for b in $benches; do
+	case $b in
+	unmap)		out=$(results_dir "") guest=scripts/bench/unmap-guest.sh report=scripts/bench/report.sh ;;
+	faultaround)	out=$(results_dir -faultaround) guest=scripts/bench/faultaround-guest.sh
+			report=scripts/bench/faultaround-report.sh ;;
+	*)		echo "bench-box: unknown benchmark $b (unmap, faultaround)" >&2; rc=2; continue ;;
+	esac
+	[ -n "$out" ] || exit 2
+	host_meta > "$out/raw/host-meta.txt"
+	box_setup > "$out/raw/setup.out" 2>&1 || { cat "$out/raw/setup.out" >&2; exit 2; }
+	echo "bench-box: $b: results in $out"
+	t0=$(date +%s)
+	bash "$guest" "$out"
+	grc=$?
+	box_teardown
+	box_dmesg "$out/raw/console.log"
+	# the console gate's verdict takes the place of the test box's exit 252
+	scripts/vm/console-gate.sh "$out/raw/console.log" || grc=252
+	{
+		echo "vmrun_exit $grc"
+		echo "host_seconds $(( $(date +%s) - t0 ))"
+		echo "host_loadavg_after $(cut -d' ' -f1-3 /proc/loadavg)"
+	} >> "$out/raw/host-meta.txt"
+	if ! "$report" "$out" > /dev/null && [ "$grc" = 0 ]; then
+		grc=2
+	fi
+	echo "bench-box: $out/results.md"
+	[ "$grc" = 0 ] || rc=$grc
+done
+exit "$rc"

@@ -1,0 +1,151 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check-box / bench-box refuse, in one line, with a non-zero exit and
+# before changing anything, on a machine where they must not run: without
+# FT_TEST_BOX=1, without root, on an unverified kernel, under lockdown,
+# Secure Boot or module.sig_enforce, without cgroup v2, without swap or
+# zram, or with a scratch file that exists.  The first three are this
+# host's real state; the rest a fake /proc and /sys (FT_BOX_ROOT).  Also
+# make install / uninstall into a DESTDIR, and dkms's pre-build hook.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+repo=$FT_REPO
+cd "$repo" || exit 1
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+# a stock build with a module/verified/ header (not the debug lane's)
+for h in module/verified/*.h; do
+	case $h in *ftdebug*) ;; *) verified=$(basename "$h" .h); break ;; esac
+done
+
+# state: what a refusal must leave alone
+state() {
+	cat /proc/mounts /proc/swaps
+	cut -d" " -f1 /proc/modules 2>/dev/null | sort
+	losetup -a 2>/dev/null
+	find "$repo" -newer "$w/stamp" -not -path "$repo/.git*" 2>/dev/null
+}
+
+# refused NAME PATTERN [ENV...] -- both targets, with ENV, refuse with one
+# line matching PATTERN, exit non-zero, and change nothing.
+refused() {
+	local name=$1 pat=$2 goal rc lines
+	shift 2
+	for goal in check-box bench-box; do
+		touch "$w/stamp"; sleep 1
+		state > "$w/before"
+		env "$@" make -s -C "$repo" "$goal" > "$w/out" 2> "$w/err"
+		rc=$?
+		state > "$w/after"
+		lines=$(cat "$w/out" "$w/err" | wc -l)
+		if [ "$rc" = 0 ]; then
+			not_ok "box: $goal refuses $name" "exit 0"
+		elif [ "$lines" != 1 ] || ! grep -q -- "$goal: refusing to start: .*$pat" "$w/err"; then
+			not_ok "box: $goal refuses $name" "want one line matching '$pat', got: $(cat "$w/out" "$w/err" | head -3 | tr '\n' '|')"
+		elif ! diff -q "$w/before" "$w/after" > /dev/null; then
+			not_ok "box: $goal refuses $name" "something changed: $(diff "$w/before" "$w/after" | head -3 | tr '\n' '|')"
+		else
+			ok "box: $goal refuses $name (exit $rc, one line)"
+		fi
+	done
+}
+
+# A fake machine where every check passes.
+R=$w/root
+mk_box() {
+	rm -rf "$R"
+	mkdir -p "$R/proc/sys/kernel" "$R/sys/kernel/security" "$R/sys/fs/cgroup" \
+		"$R/sys/module/module/parameters" "$R/sys/block"
+	echo "$verified" > "$R/proc/sys/kernel/osrelease"
+	echo "[none] integrity confidentiality" > "$R/sys/kernel/security/lockdown"
+	echo "cpuset cpu io memory pids" > "$R/sys/fs/cgroup/cgroup.controllers"
+	echo N > "$R/sys/module/module/parameters/sig_enforce"
+	printf 'Filename\tType\tSize\tUsed\tPriority\n/dev/sda2\tpartition\t1048572\t0\t-2\n' > "$R/proc/swaps"
+}
+fake=(FT_TEST_BOX=1 FT_BOX_ROOT="$R" FT_BOX_UID=0 KVER="$verified")
+
+mk_box
+check "box: preflight passes on a fake machine that has everything" \
+	env "${fake[@]}" tests/box/preflight.sh check
+check "box: preflight of bench passes there too" env "${fake[@]}" tests/box/preflight.sh bench
+
+# this host, as it is
+refused "without FT_TEST_BOX=1" "set FT_TEST_BOX=1" FT_TEST_BOX=
+refused "FT_TEST_BOX=yes" "set FT_TEST_BOX=1" FT_TEST_BOX=yes
+if [ "$(id -u)" = 0 ]; then
+	touch "$w/stamp"; sleep 1; state > "$w/before"
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups env FT_TEST_BOX=1 \
+		make -s -C "$repo" check-box 2>&1)
+	rc=$?; state > "$w/after"
+	if [ "$rc" != 0 ] && [ "$(echo "$out" | wc -l)" = 1 ] && [[ $out == *"it must run as root"* ]] &&
+		diff -q "$w/before" "$w/after" > /dev/null; then
+		ok "box: check-box refuses a real non-root user (exit $rc, one line)"
+	else
+		not_ok "box: check-box refuses a real non-root user" "exit $rc: $out"
+	fi
+fi
+refused "a non-root user" "it must run as root" "${fake[@]}" FT_BOX_UID=1000
+if [ ! -f "module/verified/$(uname -r).h" ]; then
+	refused "this host's unverified kernel $(uname -r)" "is not a verified build" FT_TEST_BOX=1 FT_BOX_UID=0
+fi
+echo 6.1.0-57-amd64 > "$R/proc/sys/kernel/osrelease"
+refused "an unverified kernel" "kernel 6.1.0-57-amd64 is not a verified build" "${fake[@]}"
+mk_box
+refused "KVER other than the running kernel" "but KVER=6.12.117-ftdebug" "${fake[@]}" KVER=6.12.117-ftdebug
+echo "none [integrity] confidentiality" > "$R/sys/kernel/security/lockdown"
+refused "lockdown=integrity" "locked down (lockdown=integrity)" "${fake[@]}"
+mk_box
+mkdir -p "$R/sys/firmware/efi/efivars"
+printf '\006\000\000\000\001' > "$R/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-e0a9f3ae7fc9"
+refused "Secure Boot" "Secure Boot is on" "${fake[@]}"
+printf '\006\000\000\000\000' > "$R/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-e0a9f3ae7fc9"
+check "box: preflight passes with Secure Boot off in efivars" env "${fake[@]}" tests/box/preflight.sh check
+echo Y > "$R/sys/module/module/parameters/sig_enforce"
+refused "module.sig_enforce=1" "sig_enforce=1" "${fake[@]}"
+mk_box
+rm "$R/sys/fs/cgroup/cgroup.controllers"
+refused "no cgroup v2" "no cgroup v2 at /sys/fs/cgroup" "${fake[@]}"
+echo "cpu io pids" > "$R/sys/fs/cgroup/cgroup.controllers"
+refused "no memory controller" "memory controller is not available" "${fake[@]}"
+mk_box
+printf 'Filename\tType\tSize\tUsed\tPriority\n' > "$R/proc/swaps"
+refused "no swap and zram not allowed" "no swap is active: allow a zram swap device with FT_BOX_ZRAM=1" "${fake[@]}"
+check "box: preflight passes without swap when zram is allowed" \
+	env "${fake[@]}" FT_BOX_ZRAM=1 tests/box/preflight.sh check
+mkdir -p "$R/sys/block/zram0"
+refused "zram allowed but zram0 in use" "/dev/zram0 exists already" "${fake[@]}" FT_BOX_ZRAM=1
+mk_box
+touch "$w/scratch.img"
+refused "an existing scratch file" "FT_BOX_SCRATCH=$w/scratch.img exists" "${fake[@]}" FT_BOX_SCRATCH="$w/scratch.img"
+
+# install / uninstall into a DESTDIR leave nothing behind (the module and
+# the CLI must be built: make)
+if [ -f module/foliotune.ko ] && [ -x userspace/foliotune ]; then
+	D=$w/dest
+	mkdir -p "$D/usr/local/sbin"
+	(cd "$D" && find . | sort) > "$w/tree-before"
+	out=$(make -s install DESTDIR="$D" KVER="$verified" 2>&1)
+	check_eq "install: module, CLI and man page" \
+		"./lib/modules/$verified/updates/foliotune.ko ./usr/local/sbin/foliotune ./usr/local/share/man/man8/foliotune.8 ./var/lib/foliotune/installed" \
+		"$(cd "$D" && find . -type f | sort | tr '\n' ' ' | sed 's/ $//')"
+	out=$(make -s install DESTDIR="$D" KVER="$verified" 2>&1)
+	check "install: installing again (a rebuild) works" test $? = 0
+	out=$(make -s uninstall DESTDIR="$D" KVER="$verified" 2>&1)
+	check_eq "uninstall: the tree is as before (an existing sbin/ stays)" "$(cat "$w/tree-before")" \
+		"$(cd "$D" && find . | sort)"
+else
+	not_ok "install: module and CLI" "module/foliotune.ko or userspace/foliotune missing: run make"
+fi
+
+# dkms's pre-build hook: one line for an unverified build
+out=$(scripts/box/dkms-check.sh 6.1.0-57-amd64 2>&1)
+rc=$?
+if [ "$rc" != 0 ] && [ "$(echo "$out" | wc -l)" = 1 ] && [[ $out == *"is not verified"* ]]; then
+	ok "dkms: the pre-build hook refuses an unverified build in one line"
+else
+	not_ok "dkms: the pre-build hook refuses an unverified build in one line" "exit $rc: $out"
+fi
+grep -q '^PRE_BUILD="scripts/box/dkms-check.sh ${kernelver}"$' dkms.conf
+check "dkms: dkms.conf runs the hook before building" test $? = 0
