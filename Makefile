@@ -11,12 +11,20 @@
 # (scripts/kernels/buildroot.sh); KBUILD_RUN is that wrapper, empty for
 # bookworm builds, which the host's gcc-12 compiles.
 
-KVER ?= $(shell cat scripts/kernels/default-kver)
+# On a test box that runs a verified build, that build is the default, and
+# its installed headers (/lib/modules/KVER/build) are KDIR when present.
+RUNNING := $(shell uname -r)
+KVER ?= $(if $(wildcard module/verified/$(RUNNING).h),$(RUNNING),$(shell cat scripts/kernels/default-kver))
 FT_CACHE ?= /var/cache/foliotune
 # (Recomputed in a sub-make for another KVER: only a KDIR given on the
 # command line wins over the one this KVER implies.)
 ifneq ($(origin KDIR),command line)
 KDIR := $(FT_CACHE)/kernels/$(KVER)/headers/usr/src/linux-headers-$(KVER)
+ifeq ($(KVER),$(RUNNING))
+ifneq ($(wildcard /lib/modules/$(KVER)/build/Makefile),)
+KDIR := /lib/modules/$(KVER)/build
+endif
+endif
 endif
 KSRC ?= $(FT_CACHE)/linux-source-6.12
 KBUILD_RUN := $(if $(findstring +deb13,$(KVER)),scripts/kernels/buildroot.sh trixie --)

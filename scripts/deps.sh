@@ -8,9 +8,26 @@
 # wrong kernel of the refusal test) and their headers are unpacked into the
 # kernel cache (scripts/kernels/fetch.sh), and a Debian 13 build gets its
 # compiler from a cached trixie build root (scripts/kernels/buildroot.sh).
+#
+# On a test box that runs a verified build (module/verified/$(uname -r).h)
+# and is not building for another one, only what building and running
+# foliotune there needs: the running kernel's headers from Debian's
+# registry, the compiler they name, the tools the suites use.  No QEMU, no
+# kernel cache, never another kernel.
 set -euo pipefail
 kver=${1:?usage: deps.sh KVER}
 here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+running=$(uname -r)
+on_box=0
+[ "$kver" = "$running" ] && [ -f "$repo/module/verified/$running.h" ] && on_box=1
+if [ "$on_box" = 1 ]; then
+	pkgs=(
+		build-essential libelf-dev pkg-config bc kmod xz-utils zstd
+		"linux-headers-$running" xfsprogs util-linux bpftrace
+		stress-ng liburing-dev python3 gnuplot-nox
+	)
+else
 pkgs=(
 	build-essential gcc-12 libelf-dev pkg-config bc
 	kmod cpio busybox-static xz-utils zstd
@@ -22,6 +39,7 @@ pkgs=(
 	# the debug-kernel lane (scripts/debug-kernel/build.sh) builds 6.12.117
 	flex bison libssl-dev
 )
+fi
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -33,6 +51,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 	apt-get -o DPkg::Lock::Timeout=900 update -qq
 	apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+[ "$on_box" = 1 ] && exit 0
 
 # Into the cache (each a no-op once there): KVER's image and headers, the
 # kernel tests/guest/reliability/wrongkernel.sh boots, a Debian 13 build root.
