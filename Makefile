@@ -55,7 +55,7 @@ KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
 export KVER KDIR KSRC FT_CACHE
 
 .PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround \
-	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc check-box bench-box \
+	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc check-box bench-box check-box-proof \
 	debug-kernel check-debug check-debug-catches debug-modules debug-break-rmap debug-verified \
 	debug-verified-current debug-run debug-catches check-mutants mutant-module \
 	verify-kernel verify-module kernel-module modules-all check-kernels kernels-doc
@@ -390,6 +390,15 @@ $(error $(BOX_REFUSAL))
 endif
 endif
 
+# The QEMU test box as a user's own machine (tests/box/qemu-proof.sh):
+# make install, foliotune load, check-box and bench-box from a clean copy
+# of the tree, the module compiled inside the emulator.  A lane of its own
+# (30-55 min under TCG), like the debug kernel's: not part of make check.
+check-box-proof: all
+	@out=$$(tests/box/qemu-proof.sh); rc=$$?; printf '%s\n' "$$out"; \
+	echo "$$(printf '%s\n' "$$out" | grep -c '^ok - ') passed, $$(printf '%s\n' "$$out" | grep -c '^not ok - ') failed"; \
+	exit $$rc
+
 check-box:
 	$(MAKE) all
 	tests/box/check.sh
@@ -428,4 +437,5 @@ help:
 	@echo '  make check-mutants [MUTANTS=...]  planted bugs (tests/mutants/) must each be caught (docs/mutants.md)'
 	@echo '  make install / uninstall   module, CLI, man page (DESTDIR, PREFIX); root'
 	@echo '  FT_TEST_BOX=1 make check-box / bench-box   the suites / benchmarks on this machine (root; docs/own-box.md)'
+	@echo '  make check-box-proof  install, check-box, bench-box inside the QEMU box from a clean copy (30-55 min TCG)'
 	@echo '  make clean'

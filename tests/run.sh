@@ -28,7 +28,7 @@
 # runs everything:
 #   FT_STAGES          stages to run (default "host style guest reliability gate")
 #   FT_SUITES          boots to run, by name: main unmap rel-input ... (default all)
-#   FT_GUEST_SUITES    guest-stage suites to run (default "main unmap box")
+#   FT_GUEST_SUITES    guest-stage suites to run (default "main unmap")
 #   FT_TEST_LOGS       log directory
 #   FT_KERNEL_IMAGE    kernel image to boot (vmrun -K)
 #   FT_GUEST_MODULES   the guest's /lib/modules/KVER (vmrun -M)
@@ -142,14 +142,11 @@ fi
 
 if has_stage guest; then
 stage_start guest
-suites=" ${FT_GUEST_SUITES:-main unmap box} "
+suites=" ${FT_GUEST_SUITES:-main unmap} "
 [[ $suites == *" main "* ]] && guest_suite main -t $((600 * scale))
 [[ $suites == *" unmap "* ]] && guest_suite unmap -t $((1800 * scale)) -- tests/guest/unmap/suite.sh
-# The test box as a user's own machine: install, check-box, bench-box from
-# a clean copy, building inside the box (docs/own-box.md).  FT_SUITES
-# selects it like the others.
-[[ $suites == *" box "* ]] && { [ "$only_suites" = "  " ] || [[ $only_suites == *" box "* ]]; } &&
-	FT_TEST_LOGS=$logs FT_PROOF_TIMEOUT=$((5400 * scale)) tests/box/qemu-proof.sh | emit
+# (The test box as a user's own machine, building inside the emulator, is
+# its own lane: make check-box-proof, docs/own-box.md.)
 stage_end
 fi
 
