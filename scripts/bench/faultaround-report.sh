@@ -55,6 +55,15 @@ function stats(s, c, key,   v, n, k, t) {
 	return S_med
 }
 function med(s, c, key) { return stats(s, c, key) }
+# workloads(s): the workloads of scenario s, as names wl[] and metric keys
+# wk[] (lower is better); returns how many (0: none judged)
+function workloads(s,   n, q) {
+	if (s in islaunch) { wl[1] = s; wk[1] = "avg"; return 1 }
+	if (s in isspawn) { wl[1] = s; wk[1] = "spawn_ns"; return 1 }
+	if (!(s in isseq)) return 0
+	for (q = 1; q <= npat; q++) { wl[++n] = s "/" pats[q]; wk[n] = "p:" pats[q] ":nspp" }
+	return n
+}
 # versus(s, c, b, key): c against b, lower is better: "no difference" when
 # either median lies inside the other'"'"'s min..max over the reps
 function versus(s, c, b, key,   cm, cmin, cmax, bm, bmin, bmax) {
@@ -441,10 +450,7 @@ END {
 	print "|---|---|---:|---|---|"
 	for (i = 1; i <= ns; i++) {
 		s = sord[i]
-		if (s in islaunch) { nw2 = 1; wl[1] = s; wk[1] = "avg" }
-		else if (s in isseq) { nw2 = 0; for (q = 1; q <= npat; q++) { wl[++nw2] = s "/" pats[q]; wk[nw2] = "p:" pats[q] ":nspp" } }
-		else if (s in isspawn) { nw2 = 1; wl[1] = s; wk[1] = "spawn_ns" }
-		else continue
+		nw2 = workloads(s)
 		for (w = 1; w <= nw2; w++) {
 			win = ""; winv = ""; run = ""; runv = ""
 			for (j = 1; j <= nc; j++) {
@@ -479,10 +485,7 @@ END {
 	print "|---|---|---:|---:|---:|---|---|---:|---:|---|---|---:|---:|---|---|"
 	for (i = 1; i <= ns; i++) {
 		s = sord[i]
-		if (s in islaunch) { nw2 = 1; wl[1] = s; wk[1] = "avg" }
-		else if (s in isseq) { nw2 = 0; for (q = 1; q <= npat; q++) { wl[++nw2] = s "/" pats[q]; wk[nw2] = "p:" pats[q] ":nspp" } }
-		else if (s in isspawn) { nw2 = 1; wl[1] = s; wk[1] = "spawn_ns" }
-		else continue
+		nw2 = workloads(s)
 		for (w = 1; w <= nw2; w++) {
 			best = ""; bestc = ""
 			for (j = 1; j <= nstat; j++) {
