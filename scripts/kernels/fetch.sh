@@ -124,7 +124,9 @@ fetch_image() {
 	# The build link points where the headers would be installed; point it
 	# at the cache's copy (the guest sees the host's root).
 	ln -sfn "$kdir/headers/usr/src/linux-headers-$kver" "$tmp/root/lib/modules/$kver/build"
-	rm -f "$tmp/root/lib/modules/$kver/source"
+	# and source (the -common headers, which bpftrace reads) at the
+	# headers package's own source link
+	ln -sfn "$kdir/headers/lib/modules/$kver/source" "$tmp/root/lib/modules/$kver/source"
 	echo "$version" > "$tmp/root/.version"
 	commit_part "$kdir/image"
 }

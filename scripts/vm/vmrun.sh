@@ -93,7 +93,14 @@ fi
 if [ -z "$kernel" ]; then
 	kernel=$("$repo/scripts/kernels/fetch.sh" "$kver" --path kernel) || exit 2
 	[ -r "$kernel" ] || "$repo/scripts/kernels/fetch.sh" "$kver" image || exit 2
-	[ -n "$moddir" ] || moddir=$("$repo/scripts/kernels/fetch.sh" "$kver" --path modules) || exit 2
+	if [ -z "$moddir" ]; then
+		moddir=$("$repo/scripts/kernels/fetch.sh" "$kver" --path modules) || exit 2
+		# bpftrace in the guest reads the -common headers through
+		# /lib/modules/KVER/source (a cache unpacked before fetch.sh made
+		# that link lacks it)
+		hsrc=${moddir%/image/lib/modules/*}/headers/lib/modules/$kver/source
+		[ -e "$hsrc" ] && [ ! -e "$moddir/source" ] && ln -sfn "$(readlink -f "$hsrc")" "$moddir/source"
+	fi
 fi
 [ -r "$kernel" ] || { echo "vmrun: kernel image $kernel missing" >&2; exit 2; }
 if [ -n "$moddir" ]; then
