@@ -12,7 +12,7 @@
  * folio_put_refs(folio, 1) is folio_put(folio), add_mm_counter(mm, m, -1)
  * is dec_mm_counter(mm, m); the batched clear/flush branch is not entered.
  *
- * What is batched (see UNMAP-DESIGN.md): present PTEs mapping consecutive
+ * What is batched (see docs/batching.md): present PTEs mapping consecutive
  * pages of one large, non-hugetlb folio that is a file/shmem folio or a
  * lazyfree anon folio (!swapbacked), inside one page table, one VMA and the
  * folio.  Such a run of nr PTEs costs one get_and_clear_full_ptes(), one TLB

@@ -78,7 +78,7 @@ if [ "$nomod" = 0 ]; then
 	check_eq "faults: flip-random: no valid knob write refused" 0 "${refused:-?}"
 	if [ "${flips:-0}" -gt 0 ]; then ok "faults: flip-random: knobs flipped ($flips writes)"
 	else not_ok "faults: flip-random: knobs flipped" "no write happened"; fi
-	# The identities of module/UNMAP-DESIGN.md, on the deltas of this part.
+	# The identities of docs/batching.md, on the deltas of this part.
 	d() { ft_counter_delta "$w/c0" "$1"; }
 	nb=0; for k in $(awk '/^unmap_nobatch_/ { print $1 }' "$FT_DEBUGFS/vmstat"); do nb=$((nb + $(d "$k"))); done
 	ob=0; for k in 1 2 3 4 5 6 7 8 9; do ob=$((ob + $(d unmap_batch_order$k))); done
