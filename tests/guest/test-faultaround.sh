@@ -325,8 +325,8 @@ check "faultaround: ... because the sample found them unused ($shrink)" \
 	test -n "$shrink" -a "${10:-0}" -ge 64 -a "${10:-0}" -gt $((8 * ${9:-0}))
 # shellcheck disable=SC2086
 set -- $s0 $(sample)
-check "faultaround: fa_sample_unused moved more than fa_sample_used (used +$(($3 - $1)), unused +$(($4 - $2)))" \
-	test $(($4 - $2)) -gt $((4 * ($3 - $1))) -a $(($4 - $2)) -ge 64
+check "faultaround: fa_sample_unused moved 4x more than fa_sample_used, 64 or more sampled (used +$(($3 - $1)), unused +$(($4 - $2)))" \
+	test $(($4 - $2)) -gt $((4 * ($3 - $1))) -a $(($4 - $2 + $3 - $1)) -ge 64
 wait_periods 8
 check_eq "faultaround: ... and stays at 4K for 8 more periods (not near: no jump back)" 4096 "$(<"$KDBG")"
 log "auto after stride16: $(tr '\n' ';' < "$D/fault_around_auto_state")"
