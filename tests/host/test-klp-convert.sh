@@ -17,8 +17,9 @@ set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 T=$TOP/tests/host/klp-convert
-KVER=${KVER:-6.12.117+deb12-amd64}
-KDIR=${KDIR:-/usr/src/linux-headers-$KVER}
+KVER=${KVER:-$(cat "$(dirname "$0")/../../scripts/kernels/default-kver")}
+# (make exports both; run alone, the headers come from the kernel cache)
+KDIR=${KDIR:-$("$(dirname "$0")/../../scripts/kernels/fetch.sh" "$KVER" --path kdir)}
 W=$(mktemp -d /tmp/test-klp-convert.XXXXXX)
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$W"' EXIT
 
