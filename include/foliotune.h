@@ -100,7 +100,8 @@
 	X(fa_auto_changes, "fault_around_bytes changes made by fault_around_auto") \
 	X(fa_sample_used, "auto mode: sampled pre-mapped PTEs used by the next fault in their table") \
 	X(fa_sample_unused, "auto mode: sampled pre-mapped PTEs still unused then") \
-	X(fa_auto_age_changes, "pre-mapped PTE age changes made by fault_around_auto_age")
+	X(fa_auto_age_changes, "pre-mapped PTE age changes made by fault_around_auto_age") \
+	X(fa_read_faults_exec, "of fa_read_faults: on executable mappings (the auto mode leaves them out)")
 
 #define FOLIOTUNE_COUNTER_ENUM(name, ...)	FT_##name,
 enum foliotune_counter {

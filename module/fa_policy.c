@@ -7,7 +7,8 @@
  * can drive it with synthetic periods.
  *
  * Inputs of a step (struct foliotune_fa_period):
- *   F  fa_read_faults         read faults on file mappings
+ *   F  fa_read_faults         read faults on file mappings, less
+ *      fa_read_faults_exec    the ones on executable mappings
  *   N  fa_read_faults_near    of them, next to the previous fault's pages
  *                             (within one window, at least 4 pages)
  *   U  fa_sample_used         sampled pre-mapped PTEs found used
@@ -23,6 +24,21 @@
  * tell: a reader of every 16th page and a sequential one fault at the same
  * places with a 64K window.
  *
+ * Code is left out of F, N and the sample.  Text is faulted in where it
+ * is called: its faults look random and its pre-mapped pages are used
+ * later than the next fault in their table, yet fault-around is what keeps
+ * process creation cheap (the 2016 thread).  Judged like data, a fork+exec
+ * loop took the window to 4K and nearly doubled its faults.  So did the
+ * libraries' data: small files read at scattered places, yet most of what
+ * a window maps there is read before the program exits.  Positions cannot
+ * tell that from a random reader of a large file; the sample can, and it
+ * comes back for small files (the next fault lands in the same table)
+ * while a random reader of a large file seldom returns to one.  Hence
+ * the "unless" in rule 4, judged on F' and U' + W', the sums since the
+ * window was last set (one quick step may see no sample come back), both
+ * halved whenever F' reaches 512 so that they follow the workload: the
+ * sample comes back if U' + W' >= F'/16, is not known yet if F' < 128.
+ *
  * The window.  A pre-mapped page pays when it spares a fault: mapping one
  * costs about 1/8 of a read fault (test box: 0.5 of 4.7 us), so the window
  * is worth it if u >= 1/8; under pressure (A > 0 or R > 0) an unused young
@@ -37,7 +53,9 @@
  *      otherwise                          hold (worth its cost)
  *   4. usefulness unknown (at 4K there is no fault-around to sample):
  *      p = 4K and N >= 3F/4 (sequential)  to M at once, unless backing off
- *      p > 4K and N < F/4 (random)        to 4K at once
+ *      p > 4K and N < F/4 (random)        to 4K at once, unless the
+ *                                         sample comes back or is not
+ *                                         known yet (see below): hold
  *      otherwise                          hold
  * Jumps instead of steps: a window the evidence refutes is left at once (a
  * 3 s app launch cannot wait four periods), and a jump up from 4K is
@@ -75,6 +93,7 @@
 
 #define FT_FA_MIN_FAULTS	32	/* fewer read faults in a step: hold */
 #define FT_FA_MIN_SAMPLES	64	/* fewer sampled PTEs read back: no usefulness */
+#define FT_FA_RANDOM_FAULTS	128	/* fewer since the window was set: no verdict */
 #define FT_FA_MAX_BACKOFF	64	/* periods a refuted growth may wait */
 #define FT_FA_AGE_MIN_PAGES	32	/* R or S below this: no pressure */
 
@@ -174,6 +193,19 @@ static unsigned long ft_decide(struct foliotune_fa_policy *p,
 		return max;
 	}
 	if (pages > 1 && 4 * near < faults) {
+		if (p->w_faults < FT_FA_RANDOM_FAULTS) {
+			ft_window(p, "hold",
+				  "random positions (%lu of %lu near), %lu read faults since the window was set (< %d)",
+				  near, faults, p->w_faults,
+				  FT_FA_RANDOM_FAULTS);
+			return pages;
+		}
+		if (16 * p->w_sampled >= p->w_faults) {
+			ft_window(p, "hold",
+				  "random positions (%lu of %lu near), but the sample comes back (%lu pre-mapped sampled for the last %lu read faults)",
+				  near, faults, p->w_sampled, p->w_faults);
+			return pages;
+		}
 		ft_window(p, "shrink",
 			  "random: %lu of %lu read faults near the previous one",
 			  near, faults);
@@ -198,6 +230,12 @@ unsigned long foliotune_fa_policy_window(struct foliotune_fa_policy *p,
 	unsigned long target = pages;
 
 	p->steps++;
+	if (p->w_faults >= 4 * FT_FA_RANDOM_FAULTS) {
+		p->w_faults /= 2;
+		p->w_sampled /= 2;
+	}
+	p->w_faults += d->faults;
+	p->w_sampled += d->used + d->unused;
 	if (pages > max) {
 		target = max;
 		ft_window(p, "clamp",
@@ -217,6 +255,8 @@ unsigned long foliotune_fa_policy_window(struct foliotune_fa_policy *p,
 	}
 
 	if (target != pages) {
+		p->w_faults = 0;
+		p->w_sampled = 0;
 		p->changes++;
 		p->last_change_ms = d->now_ms;
 		p->quick_holds = 0;

@@ -33,6 +33,8 @@ struct foliotune_fa_policy {
 	/* settled: one change per full period; else quick steps (see .c) */
 	bool settled;
 	unsigned int quick_holds;	/* quick steps in a row without a change */
+	/* read faults and sampled PTEs since the window was last set */
+	unsigned long w_faults, w_sampled;
 	/* the age decision (fault_around_auto_age) */
 	bool old;			/* pre-mapped PTEs are mapped old */
 	unsigned long quiet_ms;		/* time without file reclaim pressure */

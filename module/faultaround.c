@@ -79,11 +79,16 @@
  *   fa_read_faults       read faults on file mappings that mapped PTEs
  *                        through set_pte_range() (fault-around or
  *                        finish_fault()), one per fault and CPU.
- *   fa_read_faults_near  of those, faults whose page lies within one span
- *                        (at least 4 pages) before or after the pages the
- *                        previous read fault on this CPU mapped, in the
- *                        same file: a reader that moves on from where the
- *                        last window ended.
+ *   fa_read_faults_exec  of those, faults on executable mappings: code,
+ *                        faulted in where it is called, not where a
+ *                        reader is; they are never near, never sampled,
+ *                        and do not move the position of the data reader
+ *                        on this CPU (the auto mode leaves them out).
+ *   fa_read_faults_near  of the others, faults whose page lies within one
+ *                        span (at least 4 pages) before or after the pages
+ *                        the previous such read fault on this CPU mapped,
+ *                        in the same file: a reader that moves on from
+ *                        where the last window ended.
  *   fa_unmap_young_ptes, fa_unmap_old_ptes   see faultaround.h.
  *   fa_auto_changes      window changes the auto mode made.
  *   fa_auto_age_changes  age changes the auto mode made (young <-> old).
@@ -155,7 +160,7 @@ DEFINE_STATIC_KEY_FALSE(foliotune_fa_unmap_key);
  * munmap/mmap cycle is a new fault, a retry of the same fault is not.
  *
  * The usefulness sample (auto mode, see fa_policy.c): one fault-
- * around event in FT_FA_SAMPLE_EVERY (every one when fault_around_mkold
+ * around event on a non-executable mapping in FT_FA_SAMPLE_EVERY (every one when fault_around_mkold
  * already maps them old) maps its pre-mapped PTEs old and remembers their
  * slots in that page table; the next read fault this CPU maps in the same
  * page table reads those PTEs back (under that table's PTL, which it
@@ -170,6 +175,9 @@ struct ft_fa_pcpu {
 	const struct file *file;
 	unsigned long address;
 	unsigned long nflt;
+	bool exec;		/* on an executable mapping: not judged */
+	/* the last read fault not on an executable mapping: the reader */
+	const struct file *r_file;
 	pgoff_t lo, hi;		/* file pages mapped for it: [lo, hi) */
 	unsigned int events;	/* fault-around events, for the sampling */
 	bool sampling;		/* this fault's pre-mapped PTEs are the sample */
@@ -266,7 +274,8 @@ static __always_inline void ft_fa_account(struct ft_fa_pcpu *c,
 					  struct vm_fault *vmf,
 					  unsigned long addr, unsigned int nr,
 					  bool around, bool prefault, bool old,
-					  bool new_fault, unsigned long nflt)
+					  bool new_fault, unsigned long nflt,
+					  bool exec)
 {
 	const struct file *file = vmf->vma->vm_file;
 	/* linear_page_index() without its hugetlb branch (never here) */
@@ -283,19 +292,28 @@ static __always_inline void ft_fa_account(struct ft_fa_pcpu *c,
 
 	if (!new_fault) {
 		/* A later run of the same fault: runs only grow the span. */
-		c->lo = min(c->lo, lo);
-		c->hi = max(c->hi, lo + nr);
+		if (!c->exec) {
+			c->lo = min(c->lo, lo);
+			c->hi = max(c->hi, lo + nr);
+		}
 		return;
 	}
 	ft_count(FT_fa_read_faults);
 	if (around)
 		ft_count(FT_fa_events);
-	if (file == c->file && ft_fa_adjacent(vmf->pgoff, c->lo, c->hi))
-		ft_count(FT_fa_read_faults_near);
 	c->vmf = vmf;
 	c->file = file;
 	c->address = vmf->address;
 	c->nflt = nflt;
+	c->exec = exec;
+	/* Code: not a reader's position, and it leaves the reader's alone. */
+	if (exec) {
+		ft_count(FT_fa_read_faults_exec);
+		return;
+	}
+	if (file == c->r_file && ft_fa_adjacent(vmf->pgoff, c->lo, c->hi))
+		ft_count(FT_fa_read_faults_near);
+	c->r_file = file;
 	c->lo = lo;
 	c->hi = lo + nr;
 }
@@ -326,13 +344,14 @@ void foliotune_set_pte_range(struct vm_fault *vmf, struct folio *folio,
 	struct ft_fa_pcpu *c = NULL;
 	unsigned long nflt = 0;
 	bool new_fault = false, sample = false, old_run;
+	const bool exec = vma->vm_flags & VM_EXEC;
 
 	/* foliotune: this CPU's record; the auto mode's sample (see the top) */
 	if (!write) {
 		c = this_cpu_ptr(&ft_fa_pcpu);
 		nflt = current->min_flt + current->maj_flt;
 		new_fault = !ft_fa_same_fault(c, vmf, vma->vm_file, nflt);
-		if (around && READ_ONCE(foliotune_fa_sampling)) {
+		if (around && !exec && READ_ONCE(foliotune_fa_sampling)) {
 			if (new_fault)
 				ft_fa_sample_begin(c, vmf, addr, mkold);
 			sample = c->sampling && prefault;
@@ -403,7 +422,7 @@ void foliotune_set_pte_range(struct vm_fault *vmf, struct folio *folio,
 	if (!write)
 		ft_fa_account(c, vmf, addr, nr, around, prefault,
 			      mkold == 2 || old_run,
-			      new_fault, nflt);
+			      new_fault, nflt, exec);
 }
 
 /* ---- state shared by the knobs, the callbacks and the auto mode ---- */
@@ -426,7 +445,8 @@ enum ft_fa_input {
 	FT_IN_faults, FT_IN_near, FT_IN_events, FT_IN_mapped, FT_IN_mapped_old,
 	FT_IN_unmap_young, FT_IN_unmap_old, FT_IN_pgscan_file,
 	FT_IN_pgsteal_file, FT_IN_allocstall, FT_IN_refault_file,
-	FT_IN_pgpgoutclean, FT_IN_sample_used, FT_IN_sample_unused, FT_IN_NR
+	FT_IN_pgpgoutclean, FT_IN_sample_used, FT_IN_sample_unused,
+	FT_IN_exec, FT_IN_NR
 };
 
 static const char * const ft_fa_input_names[FT_IN_NR] = {
@@ -434,6 +454,7 @@ static const char * const ft_fa_input_names[FT_IN_NR] = {
 	"fa_pages_mapped_old", "fa_unmap_young_ptes", "fa_unmap_old_ptes",
 	"pgscan_file", "pgsteal_file", "allocstall", "workingset_refault_file",
 	"pgpgoutclean", "fa_sample_used", "fa_sample_unused",
+	"fa_read_faults_exec",
 };
 
 /* The auto mode: its knobs, what it measured, what fa_policy.c decided. */
@@ -577,6 +598,7 @@ static void ft_fa_auto_sample(unsigned long *v)
 	v[FT_IN_pgpgoutclean] = foliotune_stat_sum(FT_pgpgoutclean);
 	v[FT_IN_sample_used] = foliotune_stat_sum(FT_fa_sample_used);
 	v[FT_IN_sample_unused] = foliotune_stat_sum(FT_fa_sample_unused);
+	v[FT_IN_exec] = foliotune_stat_sum(FT_fa_read_faults_exec);
 
 	all_vm_events(ev);
 	v[FT_IN_pgscan_file] = ev[PGSCAN_FILE];
@@ -596,7 +618,7 @@ static void ft_fa_auto_record(unsigned long from, unsigned long to)
 	ft_fa_auto.hist[i].jiffies = jiffies;
 	ft_fa_auto.hist[i].from = from;
 	ft_fa_auto.hist[i].to = to;
-	ft_fa_auto.hist[i].faults = d[FT_IN_faults];
+	ft_fa_auto.hist[i].faults = d[FT_IN_faults] - d[FT_IN_exec];
 	ft_fa_auto.hist[i].near = d[FT_IN_near];
 	ft_fa_auto.hist[i].events = d[FT_IN_events];
 	ft_fa_auto.hist[i].used = d[FT_IN_sample_used];
@@ -621,7 +643,8 @@ static void ft_fa_auto_step_locked(void)
 		ft_fa_auto.prev[i] = now[i];
 	}
 	in = (struct foliotune_fa_period) {
-		.faults = d[FT_IN_faults],
+		/* code is left out (fa_policy.c) */
+		.faults = d[FT_IN_faults] - d[FT_IN_exec],
 		.near = d[FT_IN_near],
 		.used = d[FT_IN_sample_used],
 		.unused = d[FT_IN_sample_unused],
@@ -884,7 +907,10 @@ static int ft_fa_auto_state_show(struct seq_file *m, void *unused)
 	for (i = 0; i < FT_IN_NR; i++)
 		seq_printf(m, "input %s %lu\n", ft_fa_input_names[i],
 			   ft_fa_auto.delta[i]);
-	/* "step MS_AGO FROM_BYTES TO_BYTES DECISION FAULTS NEAR EVENTS USED UNUSED OLD" */
+	/*
+	 * "step MS_AGO FROM_BYTES TO_BYTES DECISION FAULTS NEAR EVENTS USED
+	 * UNUSED OLD"; FAULTS: the ones judged (fa_read_faults less _exec)
+	 */
 	for (i = 0; i < FT_FA_AUTO_HIST; i++) {
 		unsigned int h = ft_fa_auto.hist_next - FT_FA_AUTO_HIST + i;
 

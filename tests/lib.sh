@@ -64,7 +64,14 @@ check_eq() {
 	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "expected '$2', got '$3'"; fi
 }
 
-log() { echo "# $*"; [ -w /dev/kmsg ] && echo "foliotune-test: $*" > /dev/kmsg; return 0; }
+# log MSG: to the test output, and (its first 900 bytes: a longer kmsg
+# record is refused) to the kernel log.
+log() {
+	local m="foliotune-test: $*"
+	echo "# $*"
+	[ -w /dev/kmsg ] && echo "${m:0:900}" > /dev/kmsg
+	return 0
+}
 
 # loop_until SECONDS CMD...: poll every 0.1 s until CMD succeeds.
 loop_until() {

@@ -171,6 +171,45 @@ static void test_window(void)
 	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
 	check(pages == 1, "window: random faults without samples go to 4K", &p);
 
+	/* ... after enough faults to tell */
+	foliotune_fa_policy_start(&p, false);
+	d = rd(t += QUICK, QUICK, 100, 5, 0, 0);
+	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	check(pages == 16, "window: random, 100 faults since the window was set: hold", &p);
+	d = rd(t += QUICK, QUICK, 100, 5, 0, 0);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 1, "window: ... 200 faults, no sample back: to 4K", &p);
+
+	/* ... but not while the sample comes back (a program's libraries) */
+	foliotune_fa_policy_start(&p, false);
+	d = rd(t += QUICK, QUICK, 400, 20, 10, 30);
+	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	check(pages == 16 && !strcmp(p.decision, "hold"),
+	      "window: random positions hold while the sample comes back", &p);
+	d = rd(t += QUICK, QUICK, 100, 5, 0, 0);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 16, "window: ... a step without one holds too (40 for 500 faults)", &p);
+	d = rd(t += PERIOD, PERIOD, 400, 20, 30, 60);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 16, "window: ... and the sample decides (1/3 used: hold)", &p);
+	d = rd(t += PERIOD, PERIOD, 400, 20, 2, 90);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 1, "window: ... (2 of 92 used: to 4K)", &p);
+
+	/* a long run of sampled random positions, then a random large file */
+	foliotune_fa_policy_start(&p, false);
+	pages = 16;
+	for (i = 0; i < 40; i++) {
+		d = rd(t += QUICK, QUICK, 400, 20, 20, 40);
+		pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	}
+	check(pages == 16, "window: sampled random positions hold for 40 steps", &p);
+	for (i = 0; i < 3 && pages == 16; i++) {
+		d = rd(t += PERIOD, PERIOD, 400, 20, 0, 0);
+		pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	}
+	check(pages == 1, "window: ... then unsampled ones go to 4K within 3 steps", &p);
+
 	/* pressure raises the bar: 3/16 used is worth it without, not with */
 	foliotune_fa_policy_start(&p, false);
 	d = rd(t += PERIOD, PERIOD, 400, 100, 24, 104);
