@@ -2,7 +2,7 @@
 /*
  * fa_policy.c - THE AUTO ALGORITHM of the fault-around tuner: from the
  * deltas one step measured, the window to use and whether pre-mapped PTEs
- * are mapped old.  faultaround.c gathers the inputs, applies the answers
+ * are mapped old.  fa_tuner.c gathers the inputs, applies the answers
  * and keeps the lock; this file only decides, so tests/host/fa-policy/
  * can drive it with synthetic periods.
  *

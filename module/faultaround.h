@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * faultaround.h - the fault-around tuner (faultaround.c): the replacement
- * set_pte_range(), its knobs, counters, probes and auto mode, and the
- * small hook that module/unmap.c calls to count young/old file PTEs.
+ * faultaround.h - the fault-around tuner: the replacement set_pte_range()
+ * and its modes (faultaround.c), its knobs, auto mode and callbacks
+ * (fa_tuner.c), and the small hook that module/unmap.c calls to count
+ * young/old file PTEs.
  */
 #ifndef FOLIOTUNE_FAULTAROUND_H
 #define FOLIOTUNE_FAULTAROUND_H
@@ -16,6 +17,14 @@
 
 struct dentry;
 struct klp_object;
+
+/*
+ * The modes the fault path reads (faultaround.c) and the tuner sets
+ * (fa_tuner.c, under its lock): fault_around_mkold, read once per
+ * set_pte_range() call, and whether the auto mode's usefulness sample runs.
+ */
+extern int foliotune_fa_mkold;
+extern bool foliotune_fa_sampling;
 
 /*
  * Livepatch replacement for mm/memory.c's set_pte_range() (global, not

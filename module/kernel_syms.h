@@ -144,7 +144,7 @@ void set_pte_range(struct vm_fault *vmf, struct folio *folio,
 /*
  * mm/memory.c:5195, static ("d" in kallsyms): the kernel's fault-around
  * window in pages, read by do_fault_around() and should_fault_around().
- * Written by faultaround.c with the rules of fault_around_bytes_set().
+ * Written by fa_tuner.c with the rules of fault_around_bytes_set().
  */
 extern unsigned long fault_around_pages;
 

@@ -43,7 +43,7 @@ static struct klp_object foliotune_objs[] = {
 	{
 		/* name being NULL means vmlinux */
 		.funcs = foliotune_funcs,
-		/* faultaround.c: when its knobs may change the kernel */
+		/* fa_tuner.c: when its knobs may change the kernel */
 		.callbacks = {
 			.pre_patch = foliotune_fa_pre_patch,
 			.post_patch = foliotune_fa_post_patch,

@@ -40,8 +40,9 @@ static const char *source(const char *name)
 {
 	if (!strncmp(name, "fa_unmap_", 9))
 		return "`try_to_unmap_one` replacement (`unmap.c`), file PTEs, only while tuning is on";
-	if (!strcmp(name, "fa_auto_changes"))
-		return "auto tuner (`faultaround.c`)";
+	if (!strcmp(name, "fa_auto_changes") ||
+	    !strcmp(name, "fa_auto_age_changes"))
+		return "auto tuner (`fa_tuner.c`)";
 	if (!strncmp(name, "fa_", 3))
 		return "`set_pte_range` replacement (`faultaround.c`)";
 	if (!strncmp(name, "unmap_", 6))

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The fault-around tuner (module/faultaround.c): knob rules, restore of the
+# The fault-around tuner (module/faultaround.c, fa_tuner.c): knob rules, restore of the
 # kernel's window, PTE state after one read fault per fault_around_mkold
 # mode (smaps Referenced vs Rss), the counters, data integrity while the
 # knobs flip, the kprobe counters under classic LRU reclaim in a memcg, and
