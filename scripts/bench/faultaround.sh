@@ -41,6 +41,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cd "$repo" || exit 2
+. "$here/lib.sh"
 
 VARS="BENCH_REPS BENCH_ONLY BENCH_CONFIGS BENCH_WARMUP BENCH_APPS BENCH_APP_MB BENCH_FW_MB
 	BENCH_ANON_MB BENCH_LIMIT_MB BENCH_ROUNDS BENCH_LAUNCH_ARGS BENCH_ZRAM_MB BENCH_SEQ_MB
@@ -101,23 +102,10 @@ per_spawn=$(( 2 + ${BENCH_SPAWN_SECONDS:-10} ))
 est=$(( setup + (reps * nconf + ${BENCH_WARMUP:-1}) * (nl * per_launch + ns * per_seq + nsp * per_spawn) ))
 timeout_s=${BENCH_TIMEOUT:-$(( est * 4 ))}
 
-accel=tcg
-if [ "${VMRUN_KVM:-auto}" = 1 ] || { [ "${VMRUN_KVM:-auto}" = auto ] && [ -w /dev/kvm ] &&
-	grep -qwE 'vmx|svm' /proc/cpuinfo; }; then
-	accel=kvm
-fi
-
+accel=$(bench_accel)
 {
 	echo "command $cmdline"
-	echo "commit $commit"
-	echo "commit_full $(git rev-parse HEAD 2>/dev/null || echo unknown)"
-	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "host $(uname -n) $(uname -r)"
-	echo "host_cpu $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-	echo "host_cpus $(nproc)"
-	echo "host_loadavg_before $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "accel $accel"
-	echo "vcpus 2"
+	bench_host_meta "$commit" "$accel" 2
 	echo "vm_mem ${BENCH_MEM:-2G}"
 	echo "estimate_seconds $est"
 	echo "timeout_seconds $timeout_s"

@@ -28,6 +28,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cd "$repo" || exit 2
+. "$here/lib.sh"
 
 cmdline="$(for v in BENCH_REPS BENCH_SECONDS BENCH_SIZE_MB BENCH_ONLY BENCH_OVERHEAD \
 	BENCH_TRACE_REPS BENCH_WARMUP BENCH_MEM BENCH_KERNEL_ARGS BENCH_OUT; do
@@ -74,22 +75,10 @@ per_run=$(( 8 + size * 43 / 1000 ))
 est=$(( 90 + (${BENCH_WARMUP:-1} + reps * 2 + ntr * 2) * nb * per_run + reps * nov * (2 * per_run + 30) ))
 timeout_s=${BENCH_TIMEOUT:-$(( est * 3 ))}
 
-accel=tcg
-if [ "${VMRUN_KVM:-auto}" = 1 ] || { [ "${VMRUN_KVM:-auto}" = auto ] && [ -w /dev/kvm ] &&
-	grep -qwE 'vmx|svm' /proc/cpuinfo; }; then
-	accel=kvm
-fi
-
+accel=$(bench_accel)
 {
 	echo "command $cmdline"
-	echo "commit $commit"
-	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "host $(uname -n) $(uname -r)"
-	echo "host_cpu $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-	echo "host_cpus $(nproc)"
-	echo "host_loadavg_before $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "accel $accel"
-	echo "vcpus 2"
+	bench_host_meta "$commit" "$accel" 2
 	echo "vm_mem ${BENCH_MEM:-4G}"
 	echo "kernel_args ${BENCH_KERNEL_ARGS:-}"
 	echo "estimate_seconds $est"

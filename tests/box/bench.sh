@@ -12,6 +12,7 @@ set -u
 . "$(dirname "$0")/box.sh"
 box_preflight bench
 cd "$FT_BOX_REPO" || exit 2
+. "$FT_BOX_REPO/scripts/bench/lib.sh"
 benches=${FT_BOX_BENCH:-unmap faultaround}
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -34,15 +35,7 @@ host_meta() {
 	echo "command $(for v in FT_BOX_BENCH FT_BOX_ZRAM BENCH_REPS BENCH_SECONDS BENCH_SIZE_MB BENCH_ONLY \
 		BENCH_OVERHEAD BENCH_TRACE_REPS BENCH_WARMUP BENCH_CONFIGS; do
 		[ -n "${!v+x}" ] && printf '%s=%q ' "$v" "${!v}"; done)FT_TEST_BOX=1 make bench-box"
-	echo "commit $commit"
-	echo "commit_full $(git rev-parse HEAD 2>/dev/null || echo unknown)"
-	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "host $(uname -n) $(uname -r)"
-	echo "host_cpu $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-	echo "host_cpus $(nproc)"
-	echo "host_loadavg_before $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "accel box"
-	echo "vcpus $(nproc)"
+	bench_host_meta "$commit" box "$(nproc)"
 }
 
 trap box_teardown EXIT

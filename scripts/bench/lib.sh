@@ -1,0 +1,30 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lib.sh - sourced by the benchmark drivers (scripts/bench/faultaround.sh,
+# unmap.sh, tests/box/bench.sh): the host half of raw/host-meta.txt, the
+# lines every report reads to say where and under what load it was measured.
+
+# bench_accel: what the test box runs on, as scripts/vm/vmrun.sh decides.
+bench_accel() {
+	if [ "${VMRUN_KVM:-auto}" = 1 ] || { [ "${VMRUN_KVM:-auto}" = auto ] &&
+		[ -w /dev/kvm ] && grep -qwE 'vmx|svm' /proc/cpuinfo; }; then
+		echo kvm
+	else
+		echo tcg
+	fi
+}
+
+# bench_host_meta COMMIT ACCEL VCPUS: the commit, the date, the host and its
+# load average now, the accelerator and the guest's (or box's) CPUs.
+bench_host_meta() {
+	echo "commit $1"
+	echo "commit_full $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "host $(uname -n) $(uname -r)"
+	echo "host_cpu $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+	echo "host_cpus $(nproc)"
+	echo "host_loadavg_before $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "accel $2"
+	echo "vcpus $3"
+}
