@@ -491,7 +491,7 @@ static int ft_fa_auto_state_show(struct seq_file *m, void *unused)
 		   READ_ONCE(fault_around_pages) << PAGE_SHIFT);
 	seq_printf(m, "max_bytes %lu\n", ft_fa_auto.max_pages << PAGE_SHIFT);
 	seq_printf(m, "period_ms %u\n", ft_fa_auto.period_ms);
-	seq_printf(m, "periods %lu\n", p->steps);
+	seq_printf(m, "steps %lu\n", p->steps);
 	seq_printf(m, "changes %lu\n", p->changes);
 	seq_printf(m, "backoff_periods %lu\n", p->backoff);
 	seq_printf(m, "settled %d\n", p->settled);

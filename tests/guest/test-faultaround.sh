@@ -283,14 +283,15 @@ fi
 auto_state() { sed -n "s/^$1 //p" "$D/fault_around_auto_state"; }
 is_window() { [ "$(<"$KDBG")" = "$1" ]; }
 stop_wl() { kill "$wl" 2>/dev/null; wait "$wl" 2>/dev/null; }
-# wait_periods N: until the tuner has run N more periods (its own count, not
-# wall time: TCG on a busy host stretches periods); 120 s at most.
-periods_reached() { [ "$(auto_state periods)" -ge "$1" ]; }
-wait_periods() {
-	local p0
-	p0=$(auto_state periods)
-	loop_until 120 periods_reached $((p0 + $1)) ||
-		log "the tuner ran fewer than $1 periods in 120 s"
+# wait_steps N: until the tuner has made N more steps (its own count, not
+# wall time: TCG on a busy host stretches them; a step is a period once the
+# tuner has settled, a quarter before); 120 s at most.
+steps_reached() { [ "$(auto_state steps)" -ge "$1" ]; }
+wait_steps() {
+	local s0
+	s0=$(auto_state steps)
+	loop_until 120 steps_reached $((s0 + $1)) ||
+		log "the tuner made fewer than $1 steps in 120 s"
 }
 echo 200 > "$D/fault_around_auto_period_ms"
 echo 65536 > "$D/fault_around_auto_max_bytes"
@@ -327,8 +328,8 @@ check "faultaround: ... because the sample found them unused ($shrink)" \
 set -- $s0 $(sample)
 check "faultaround: fa_sample_unused moved 4x more than fa_sample_used, 64 or more sampled (used +$(($3 - $1)), unused +$(($4 - $2)))" \
 	test $(($4 - $2)) -gt $((4 * ($3 - $1))) -a $(($4 - $2 + $3 - $1)) -ge 64
-wait_periods 8
-check_eq "faultaround: ... and stays at 4K for 8 more periods (not near: no jump back)" 4096 "$(<"$KDBG")"
+wait_steps 8
+check_eq "faultaround: ... and stays at 4K for 8 more steps (not near: no jump back)" 4096 "$(<"$KDBG")"
 log "auto after stride16: $(tr '\n' ';' < "$D/fault_around_auto_state")"
 stop_wl
 "$P" touch seq "$T/rand" 30 > /dev/null & wl=$!
@@ -336,16 +337,16 @@ check "faultaround: auto grows again under sequential faults" loop_until 60 is_w
 stop_wl
 # every 2nd page: half the pre-mapped pages are read, the 64K window pays
 "$P" touch stride2 "$T/rand" 30 > /dev/null & wl=$!
-wait_periods 8
+wait_steps 8
 check_eq "faultaround: auto keeps 64K for a stride-2 reader" 65536 "$(<"$KDBG")"
 check_eq "faultaround: auto state: useful" useful "$(auto_state reason | sed 's/[: ].*//')"
 log "auto after stride2: $(tr '\n' ';' < "$D/fault_around_auto_state")"
 stop_wl
 # Process creation: code is left out, the libraries' data is read at
 # scattered places but the sample comes back; the 64K window stays.
-x0=$(ft_counter fa_read_faults_exec) c0=$(auto_state changes) p0=$(auto_state periods)
+x0=$(ft_counter fa_read_faults_exec) c0=$(auto_state changes) p0=$(auto_state steps)
 "$FT_REPO/tests/progs/ft_spawn" -t 5 -m both > /dev/null
-x1=$(ft_counter fa_read_faults_exec) p1=$(auto_state periods)
+x1=$(ft_counter fa_read_faults_exec) p1=$(auto_state steps)
 check "faultaround: process creation's code faults are counted apart (fa_read_faults_exec +$((x1 - x0)), 100 or more)" \
 	test $((x1 - x0)) -ge 100
 w1="$(<"$KDBG") $(auto_state changes)"
@@ -355,21 +356,21 @@ log "auto after spawn: $(tr '\n' ';' < "$D/fault_around_auto_state")"
 "$P" touch seq "$T/rand" 30 > /dev/null & wl=$!
 echo 16384 > "$D/fault_around_auto_max_bytes"
 check "faultaround: auto clamps to a lowered max" loop_until 60 is_window 16384
-wait_periods 5
-check_eq "faultaround: ... and stays there for 5 more periods (sequential, at max)" 16384 "$(<"$KDBG")"
+wait_steps 5
+check_eq "faultaround: ... and stays there for 5 more steps (sequential, at max)" 16384 "$(<"$KDBG")"
 c1=$(ft_counter fa_auto_changes)
-periods=$(auto_state periods) changes=$(auto_state changes)
+steps=$(auto_state steps) changes=$(auto_state changes)
 c2=$(ft_counter fa_auto_changes)
 stop_wl
 # At least the 4 changes seen above (shrink, grow, shrink, grow; the clamp
 # may be a fifth), at most one per period.
-check "faultaround: at most one change per period ($changes changes, $periods periods)" \
-	test "$changes" -ge 4 -a "$changes" -le "$periods"
+check "faultaround: at most one change per step ($changes changes, $steps steps)" \
+	test "$changes" -ge 4 -a "$changes" -le "$steps"
 check "faultaround: fa_auto_changes counts them ($c1 <= $changes <= $c2)" \
 	test "$c1" -le "$changes" -a "$changes" -le "$c2"
 echo 8192 > "$D/fault_around_bytes"
 echo 1 > "$D/fault_around_auto"
-wait_periods 2
+wait_steps 2
 echo 0 > "$D/fault_around_auto"
 check_eq "faultaround: turning auto off restores the window it started from" 8192 "$(<"$KDBG")"
 check_eq "faultaround: auto state says off" off "$(auto_state decision)"
