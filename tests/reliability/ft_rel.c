@@ -417,6 +417,26 @@ static void pipe_unpin(int pfd[2], uint64_t off, const char *kind)
 }
 
 /*
+ * Poison the tail page of the large folio at p (pinned: with the next page
+ * held by a pipe across it); poison_one()'s answer.
+ */
+static int poison_tail(char *p, char *tail, bool pinned, const char *kind)
+{
+	int r, pfd[2];
+
+	if (pinned)
+		pipe_pin(tail + FT_PAGE, pfd);
+	r = poison_one(tail, kind);
+	if (r < 0)
+		return r;
+	if (pinned)
+		pipe_unpin(pfd, tail + FT_PAGE - p, kind);
+	note("%s: %s", kind, r ? "folio kept large (unsplit), poisoned page still mapped"
+			       : "folio split, poisoned page isolated");
+	return r;
+}
+
+/*
  * kind: "file" (clean), "file-dirty" (a dirty page under writeback),
  * "file-pinned" (a vmsplice reference on the folio while poisoning).
  */
@@ -427,7 +447,7 @@ static int poison_file(const char *dir, const char *kind)
 	size_t len = 8 << 20;
 	char *p, *tail;
 	uint64_t v;
-	int fd, order, r, pfd[2] = { -1, -1 };
+	int fd, order, r;
 
 	snprintf(path, sizeof(path), "%s/ft_rel_poison.%d", dir, getpid());
 	fd = make_file(path, len, 0);
@@ -447,15 +467,9 @@ static int poison_file(const char *dir, const char *kind)
 		fill(tail, FT_PAGE, tail - p, 0);
 		msync(tail, FT_PAGE, MS_ASYNC);
 	}
-	if (pinned)
-		pipe_pin(tail + FT_PAGE, pfd);
-	r = poison_one(tail, kind);
+	r = poison_tail(p, tail, pinned, kind);
 	if (r < 0)
 		goto out;
-	if (pinned)
-		pipe_unpin(pfd, tail + FT_PAGE - p, kind);
-	note("%s: %s", kind, r ? "folio kept large (unsplit), poisoned page still mapped"
-			       : "folio split, poisoned page isolated");
 	if (r) {
 		reclaim_unsplit(p, len, kind);
 	} else if (!dirty) {
@@ -486,7 +500,7 @@ static int poison_anon(const char *kind)
 	char *p = map_at_offset(len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0, 0);
 	char *tail;
 	uint64_t v;
-	int r, pfd[2];
+	int r;
 
 	madvise(p, len, MADV_HUGEPAGE);
 	fill(p, len, 0, 0);
@@ -497,15 +511,9 @@ static int poison_anon(const char *kind)
 	}
 	note("%s: tail page at offset %td of an order-%d folio", kind, tail - p,
 	     folio_order_at(p, len, tail));
-	if (pinned)
-		pipe_pin(tail + FT_PAGE, pfd);
-	r = poison_one(tail, kind);
+	r = poison_tail(p, tail, pinned, kind);
 	if (r < 0)
 		return 1;
-	if (pinned)
-		pipe_unpin(pfd, tail + FT_PAGE - p, kind);
-	note("%s: %s", kind, r ? "folio kept large (unsplit), poisoned page still mapped"
-			       : "folio split, poisoned page isolated");
 	if (r) {
 		reclaim_unsplit(p, len, kind);
 	} else if (probe_read((volatile uint64_t *)tail, &v) == 0) {
