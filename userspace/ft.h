@@ -166,45 +166,10 @@ int ft_cmd_unload(int argc, char **argv);
 int ft_cmd_status(int argc, char **argv);
 void ft_print_version(void);
 
-/* ---- record.c: record files ---- */
-struct ft_rec_counter {
-	char *source;
-	char *name;
-	int64_t delta;
-};
-struct ft_rec_knob {
-	char *name;
-	char *value;
-	char *old;		/* "set" lines only */
-};
-struct ft_record {
-	char *path;
-	int version;
-	char *label;
-	char *date;
-	char *kernel_release;
-	char *kernel_version;
-	char *command;
-	char *module;		/* "loaded", "not-loaded", ... */
-	bool has_wall;
-	double wall;
-	int exit_code;		/* -1 if none */
-	int exit_signal;	/* -1 if none */
-	char *interrupted;
-	struct ft_rec_knob *knobs;	/* knob lines */
-	size_t nknobs;
-	struct ft_rec_knob *sets;	/* set lines */
-	size_t nsets;
-	struct ft_rec_counter *counters;
-	size_t ncounters;
-};
-/* Parse a record; 0, or -errno / -EBADMSG with msg. */
-int ft_record_parse(const char *path, const char *buf, struct ft_record *r,
-		    char *msg, size_t msglen);
-int ft_record_load(const char *path, struct ft_record *r, char *msg,
-		   size_t msglen);
-void ft_record_free(struct ft_record *r);
-int ft_record_write(FILE *f, const struct ft_record *r);
+/* ---- record_file.c: the record file format ---- */
+#include "record_file.h"
+
+/* ---- record.c: the record command ---- */
 void ft_quote_command(char **argv, char *buf, size_t len);
 int ft_cmd_record(int argc, char **argv);
 

@@ -712,6 +712,11 @@ uint64_t ft_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+double ft_now(void)
+{
+	return (double)ft_now_ns() / 1e9;
+}
+
 int ft_nproc(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -889,6 +894,32 @@ int ft_pagemap(const void *addr, size_t len, uint64_t *out)
 	}
 	close(fd);
 	return 0;
+}
+
+uint64_t ft_pfn_of(const void *addr)
+{
+	static int fd = -1;
+	uint64_t e;
+
+	if (fd < 0)
+		fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || pread(fd, &e, 8, (off_t)((uintptr_t)addr / FT_PAGE * 8)) != 8)
+		return 0;
+	if (!(e & FT_PM_PRESENT))
+		return 0;
+	return e & FT_PM_PFN;
+}
+
+uint64_t ft_kpageflags(uint64_t pfn)
+{
+	static int fd = -1;
+	uint64_t f;
+
+	if (fd < 0)
+		fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || !pfn || pread(fd, &f, 8, (off_t)(pfn * 8)) != 8)
+		return 0;
+	return f;
 }
 
 static int kpf_read(int fd, uint64_t pfn, size_t n, uint64_t *out)

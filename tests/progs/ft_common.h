@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * ft_common.h - helpers shared by the foliotune test programs
- * (ft_integrity, ft_pageout_bench, ft_reclaim_bench).
+ * (tests/progs/, and tests/reliability/ft_rel).
  *
  * TAP-ish output, an error buffer that always carries errno, a cleanup
  * registry (sysfs knobs, mounts, cgroups, files) that runs on every exit
@@ -120,6 +120,7 @@ long ft_swap_total_kb(void);		/* 0 = no swap active */
 long ft_smaps_kb(const void *addr, const char *field);
 int ft_drop_caches(void);
 uint64_t ft_now_ns(void);
+double ft_now(void);			/* CLOCK_MONOTONIC seconds */
 int ft_nproc(void);
 
 /* ---- data pattern --------------------------------------------------- */
@@ -177,6 +178,7 @@ int ft_write_pattern_file(int fd, size_t len, uint64_t id, bool drop);
 #define FT_KPF_COMPOUND_HEAD	15
 #define FT_KPF_COMPOUND_TAIL	16
 #define FT_KPF_HUGE		17
+#define FT_KPF_HWPOISON		19
 #define FT_KPF_THP		22
 
 struct ft_orders {
@@ -201,6 +203,10 @@ int ft_orders_max(const struct ft_orders *o);	/* -1 if none */
 void ft_orders_free(struct ft_orders *o);
 /* Reads the pagemap entries of [addr, addr+len) into out (len/FT_PAGE). */
 int ft_pagemap(const void *addr, size_t len, uint64_t *out);
+/* One page at a time, for walks (the files stay open): the PFN mapped at
+ * addr and a PFN's kpageflags; 0 if not present, hidden or unreadable. */
+uint64_t ft_pfn_of(const void *addr);
+uint64_t ft_kpageflags(uint64_t pfn);
 
 /* ---- mappings and mounts --------------------------------------------- */
 

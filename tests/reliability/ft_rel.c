@@ -84,8 +84,9 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "ft_common.h"
 
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT 21
@@ -97,14 +98,6 @@
 #define BUS_MCEERR_AR 4
 #define BUS_MCEERR_AO 5
 #endif
-
-#define PG	4096UL
-#define HPG	(2UL << 20)
-#define KPF_COMPOUND_HEAD	15
-#define KPF_COMPOUND_TAIL	16
-#define KPF_HUGE		17
-#define KPF_HWPOISON		19
-#define KPF_THP			22
 
 static int failures;
 static volatile sig_atomic_t stop;	/* SIGTERM/SIGINT: finish and verify */
@@ -122,14 +115,6 @@ static void die(const char *what)
 {
 	printf("FAIL: %s: %s\n", what, strerror(errno));
 	exit(2);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* ---- SIGBUS: action-optional ones are counted, action-required ones
@@ -184,50 +169,25 @@ static int probe_read(volatile uint64_t *p, uint64_t *v)
 
 /* ---- pagemap / kpageflags ---------------------------------------------- */
 
-static uint64_t pfn_of(void *addr)
-{
-	static int fd = -1;
-	uint64_t e;
-
-	if (fd < 0)
-		fd = open("/proc/self/pagemap", O_RDONLY);
-	if (fd < 0 || pread(fd, &e, 8, ((uintptr_t)addr / PG) * 8) != 8)
-		return 0;
-	if (!(e >> 63 & 1))
-		return 0;
-	return e & ((1ULL << 55) - 1);
-}
-
-static uint64_t kflags(uint64_t pfn)
-{
-	static int fd = -1;
-	uint64_t f;
-
-	if (fd < 0)
-		fd = open("/proc/kpageflags", O_RDONLY);
-	if (fd < 0 || !pfn || pread(fd, &f, 8, pfn * 8) != 8)
-		return 0;
-	return f;
-}
-
 /* Order of the folio mapped at addr (0 if small or unmapped), found by
  * walking back to the head and forward over tails (within the mapping). */
 static int folio_order_at(char *base, size_t len, char *addr)
 {
-	uint64_t pfn = pfn_of(addr), f = kflags(pfn), n = 1;
+	uint64_t pfn = ft_pfn_of(addr), f = ft_kpageflags(pfn), n = 1;
 	char *p;
 
-	if (!(f & (1ULL << KPF_COMPOUND_HEAD | 1ULL << KPF_COMPOUND_TAIL)))
+	if (!(f & (1ULL << FT_KPF_COMPOUND_HEAD | 1ULL << FT_KPF_COMPOUND_TAIL)))
 		return 0;
-	while (f & (1ULL << KPF_COMPOUND_TAIL) && addr > base) {
-		addr -= PG;
-		if (pfn_of(addr) != pfn - 1)
+	while (f & (1ULL << FT_KPF_COMPOUND_TAIL) && addr > base) {
+		addr -= FT_PAGE;
+		if (ft_pfn_of(addr) != pfn - 1)
 			break;
 		pfn--;
-		f = kflags(pfn);
+		f = ft_kpageflags(pfn);
 	}
-	for (p = addr + PG; p < base + len; p += PG, n++)
-		if (pfn_of(p) != pfn + n || !(kflags(pfn + n) & (1ULL << KPF_COMPOUND_TAIL)))
+	for (p = addr + FT_PAGE; p < base + len; p += FT_PAGE, n++)
+		if (ft_pfn_of(p) != pfn + n ||
+		    !(ft_kpageflags(pfn + n) & (1ULL << FT_KPF_COMPOUND_TAIL)))
 			break;
 	return __builtin_ctzll(n) == 63 ? 0 : 63 - __builtin_clzll(n);
 }
@@ -241,11 +201,11 @@ static inline uint64_t stamp(uint64_t off, uint64_t gen)
 
 static void fill(char *buf, size_t len, uint64_t off0, uint64_t gen)
 {
-	for (size_t o = 0; o < len; o += PG) {
+	for (size_t o = 0; o < len; o += FT_PAGE) {
 		uint64_t *w = (uint64_t *)(buf + o);
 
 		w[0] = stamp(off0 + o, gen);
-		w[PG / 8 - 1] = ~stamp(off0 + o, gen);
+		w[FT_PAGE / 8 - 1] = ~stamp(off0 + o, gen);
 	}
 }
 
@@ -253,18 +213,18 @@ static int check_page(const char *p, uint64_t off, uint64_t gen)
 {
 	const uint64_t *w = (const uint64_t *)p;
 
-	return w[0] == stamp(off, gen) && w[PG / 8 - 1] == ~stamp(off, gen);
+	return w[0] == stamp(off, gen) && w[FT_PAGE / 8 - 1] == ~stamp(off, gen);
 }
 
 static int make_file(const char *path, size_t len, uint64_t gen)
 {
-	char *buf = aligned_alloc(HPG, HPG);
+	char *buf = aligned_alloc(FT_PMD, FT_PMD);
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 
 	if (fd < 0 || !buf)
 		die(path);
-	for (size_t o = 0; o < len; o += HPG) {
-		size_t n = len - o < HPG ? len - o : HPG;
+	for (size_t o = 0; o < len; o += FT_PMD) {
+		size_t n = len - o < FT_PMD ? len - o : FT_PMD;
 
 		fill(buf, n, o, gen);
 		if (pwrite(fd, buf, n, o) != (ssize_t)n)
@@ -277,16 +237,11 @@ static int make_file(const char *path, size_t len, uint64_t gen)
 	return fd;
 }
 
-/* A mapping of len bytes at a 2M + 64K offset (large folios PTE-mapped). */
+/* A mapping of len bytes at 2M + skew (64K: large folios PTE-mapped). */
 static char *map_at_offset(size_t len, int prot, int flags, int fd, off_t off, size_t skew)
 {
-	char *area = mmap(NULL, len + 2 * HPG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *want, *p;
+	char *p = ft_map_shifted(len, skew, prot, flags, fd, off);
 
-	if (area == MAP_FAILED)
-		die("mmap reserve");
-	want = (char *)(((uintptr_t)area + HPG - 1) & ~(HPG - 1)) + skew;
-	p = mmap(want, len, prot, flags | MAP_FIXED, fd, off);
 	if (p == MAP_FAILED)
 		die("mmap");
 	return p;
@@ -297,9 +252,9 @@ static char *map_at_offset(size_t len, int prot, int flags, int fd, off_t off, s
 static int cmd_mapload(const char *dir, size_t mb, int secs)
 {
 	char path[4096];
-	size_t flen = mb << 20, alen = flen / 2, np = flen / PG, na = alen / PG;
+	size_t flen = mb << 20, alen = flen / 2, np = flen / FT_PAGE, na = alen / FT_PAGE;
 	uint16_t *fgen = calloc(np, 2), *agen = calloc(na, 2);
-	double end = now() + secs;
+	double end = ft_now() + secs;
 	unsigned long iters = 0, seed = getpid();
 	char *f, *a;
 	int fd;
@@ -312,13 +267,13 @@ static int cmd_mapload(const char *dir, size_t mb, int secs)
 	madvise(a, alen, MADV_HUGEPAGE);
 	fill(a, alen, 0, 0);
 
-	while (now() < end && !stop && failures < 10) {
+	while (ft_now() < end && !stop && failures < 10) {
 		for (size_t i = 0; i < np; i++)
-			if (!check_page(f + i * PG, i * PG, fgen[i]))
+			if (!check_page(f + i * FT_PAGE, i * FT_PAGE, fgen[i]))
 				fail("file page %zu: stamp mismatch (gen %u) after %lu iterations",
 				     i, fgen[i], iters);
 		for (size_t i = 0; i < na; i++)
-			if (!check_page(a + i * PG, i * PG, agen[i]))
+			if (!check_page(a + i * FT_PAGE, i * FT_PAGE, agen[i]))
 				fail("anon page %zu: stamp mismatch (gen %u) after %lu iterations",
 				     i, agen[i], iters);
 		/* Rewrite a random eighth of the pages. */
@@ -327,9 +282,9 @@ static int cmd_mapload(const char *dir, size_t mb, int secs)
 
 			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 			i = (seed >> 33) % np;
-			fill(f + i * PG, PG, i * PG, ++fgen[i]);
+			fill(f + i * FT_PAGE, FT_PAGE, i * FT_PAGE, ++fgen[i]);
 			if (i < na)
-				fill(a + i * PG, PG, i * PG, ++agen[i]);
+				fill(a + i * FT_PAGE, FT_PAGE, i * FT_PAGE, ++agen[i]);
 		}
 		if (iters % 4 == 3)
 			msync(f, flen, MS_SYNC);
@@ -342,10 +297,11 @@ static int cmd_mapload(const char *dir, size_t mb, int secs)
 	munmap(f, flen);
 	posix_fadvise(fd, 0, flen, POSIX_FADV_DONTNEED);
 	{
-		char *buf = malloc(PG);
+		char *buf = malloc(FT_PAGE);
 
 		for (size_t i = 0; i < np && failures < 10; i++)
-			if (pread(fd, buf, PG, i * PG) != (ssize_t)PG || !check_page(buf, i * PG, fgen[i]))
+			if (pread(fd, buf, FT_PAGE, i * FT_PAGE) != (ssize_t)FT_PAGE ||
+			    !check_page(buf, i * FT_PAGE, fgen[i]))
 				fail("file page %zu wrong on disk (gen %u)", i, fgen[i]);
 		free(buf);
 	}
@@ -362,10 +318,10 @@ static int cmd_mapload(const char *dir, size_t mb, int secs)
 /* Find a mapped tail page of a large folio in [p, p+len); NULL if none. */
 static char *find_tail(char *p, size_t len, size_t skip_from, size_t skip_len)
 {
-	for (size_t o = PG; o < len; o += PG) {
+	for (size_t o = FT_PAGE; o < len; o += FT_PAGE) {
 		if (o >= skip_from && o < skip_from + skip_len)
 			continue;
-		if (kflags(pfn_of(p + o)) & (1ULL << KPF_COMPOUND_TAIL))
+		if (ft_kpageflags(ft_pfn_of(p + o)) & (1ULL << FT_KPF_COMPOUND_TAIL))
 			return p + o;
 	}
 	return NULL;
@@ -380,15 +336,15 @@ static char *find_tail(char *p, size_t len, size_t skip_from, size_t skip_len)
  */
 static int poison_one(char *page, const char *what)
 {
-	uint64_t pfn = pfn_of(page);
-	uint64_t f = kflags(pfn);
+	uint64_t pfn = ft_pfn_of(page);
+	uint64_t f = ft_kpageflags(pfn);
 	int r, err;
 
 	note("%s: poisoning pfn=0x%" PRIx64 " flags=0x%" PRIx64 " (%s%s%s)", what, pfn, f,
-	     f & (1ULL << KPF_COMPOUND_TAIL) ? "tail" : "not-tail",
-	     f & (1ULL << KPF_HUGE) ? ",hugetlb" : "", f & (1ULL << KPF_THP) ? ",thp" : "");
+	     f & (1ULL << FT_KPF_COMPOUND_TAIL) ? "tail" : "not-tail",
+	     f & (1ULL << FT_KPF_HUGE) ? ",hugetlb" : "", f & (1ULL << FT_KPF_THP) ? ",thp" : "");
 	expect_mce = 1;
-	r = madvise(page, PG, MADV_HWPOISON);
+	r = madvise(page, FT_PAGE, MADV_HWPOISON);
 	err = errno;
 	expect_mce = 0;
 	note("%s: madvise: %s; SIGBUS while injecting: %d", what, r ? strerror(err) : "ok",
@@ -397,7 +353,7 @@ static int poison_one(char *page, const char *what)
 		fail("%s: madvise(MADV_HWPOISON): %s", what, strerror(err));
 		return -1;
 	}
-	if (!(kflags(pfn) & (1ULL << KPF_HWPOISON)))
+	if (!(ft_kpageflags(pfn) & (1ULL << FT_KPF_HWPOISON)))
 		fail("%s: pfn 0x%" PRIx64 " not marked HWPoison in kpageflags", what, pfn);
 	return r ? 1 : 0;
 }
@@ -408,7 +364,7 @@ static void verify_rest(char *p, size_t len, char *bad, size_t badlen, uint64_t 
 {
 	int wrong = 0, bus = 0;
 
-	for (size_t o = 0; o < len; o += PG) {
+	for (size_t o = 0; o < len; o += FT_PAGE) {
 		uint64_t v;
 
 		if (p + o >= bad && p + o < bad + badlen)
@@ -423,7 +379,7 @@ static void verify_rest(char *p, size_t len, char *bad, size_t badlen, uint64_t 
 	if (wrong || bus)
 		fail("%s: %d healthy pages read wrong, %d raised SIGBUS", what, wrong, bus);
 	else
-		note("%s: all %zu healthy pages intact", what, len / PG - badlen / PG);
+		note("%s: all %zu healthy pages intact", what, len / FT_PAGE - badlen / FT_PAGE);
 }
 
 /*
@@ -440,6 +396,46 @@ static void reclaim_unsplit(char *p, size_t len, const char *what)
 	note("%s: unsplit poisoned folio paged out (MADV_PAGEOUT x3)", what);
 }
 
+/* A vmsplice reference on the page (a pin held by the pipe)... */
+static void pipe_pin(char *page, int pfd[2])
+{
+	struct iovec iov = { page, FT_PAGE };
+
+	if (pipe(pfd) || vmsplice(pfd[1], &iov, 1, 0) != (ssize_t)FT_PAGE)
+		die("vmsplice pin");
+}
+
+/* ... and its release: the page (at offset off) must come out intact. */
+static void pipe_unpin(int pfd[2], uint64_t off, const char *kind)
+{
+	char buf[FT_PAGE];
+
+	if (read(pfd[0], buf, FT_PAGE) != (ssize_t)FT_PAGE || !check_page(buf, off, 0))
+		fail("%s: page held by the pipe changed", kind);
+	close(pfd[0]);
+	close(pfd[1]);
+}
+
+/*
+ * Poison the tail page of the large folio at p (pinned: with the next page
+ * held by a pipe across it); poison_one()'s answer.
+ */
+static int poison_tail(char *p, char *tail, bool pinned, const char *kind)
+{
+	int r, pfd[2];
+
+	if (pinned)
+		pipe_pin(tail + FT_PAGE, pfd);
+	r = poison_one(tail, kind);
+	if (r < 0)
+		return r;
+	if (pinned)
+		pipe_unpin(pfd, tail + FT_PAGE - p, kind);
+	note("%s: %s", kind, r ? "folio kept large (unsplit), poisoned page still mapped"
+			       : "folio split, poisoned page isolated");
+	return r;
+}
+
 /*
  * kind: "file" (clean), "file-dirty" (a dirty page under writeback),
  * "file-pinned" (a vmsplice reference on the folio while poisoning).
@@ -451,13 +447,13 @@ static int poison_file(const char *dir, const char *kind)
 	size_t len = 8 << 20;
 	char *p, *tail;
 	uint64_t v;
-	int fd, order, r, pfd[2] = { -1, -1 };
+	int fd, order, r;
 
 	snprintf(path, sizeof(path), "%s/ft_rel_poison.%d", dir, getpid());
 	fd = make_file(path, len, 0);
 	p = map_at_offset(len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0, 64 << 10);
 	madvise(p, len, MADV_HUGEPAGE);
-	for (size_t o = 0; o < len; o += PG)
+	for (size_t o = 0; o < len; o += FT_PAGE)
 		(void)*(volatile char *)(p + o);
 	tail = find_tail(p, len, 0, 0);
 	if (!tail) {
@@ -468,28 +464,12 @@ static int poison_file(const char *dir, const char *kind)
 	note("%s: tail page at offset %td of an order-%d folio", kind, tail - p, order);
 	if (dirty) {
 		/* Dirty it (same stamps) and start writeback. */
-		fill(tail, PG, tail - p, 0);
-		msync(tail, PG, MS_ASYNC);
+		fill(tail, FT_PAGE, tail - p, 0);
+		msync(tail, FT_PAGE, MS_ASYNC);
 	}
-	if (pinned) {
-		struct iovec iov = { tail + PG, PG };
-
-		if (pipe(pfd) || vmsplice(pfd[1], &iov, 1, 0) != (ssize_t)PG)
-			die("vmsplice pin");
-	}
-	r = poison_one(tail, kind);
+	r = poison_tail(p, tail, pinned, kind);
 	if (r < 0)
 		goto out;
-	if (pinned) {
-		char buf[PG];
-
-		if (read(pfd[0], buf, PG) != (ssize_t)PG || !check_page(buf, tail + PG - p, 0))
-			fail("%s: page held by the pipe changed", kind);
-		close(pfd[0]);
-		close(pfd[1]);
-	}
-	note("%s: %s", kind, r ? "folio kept large (unsplit), poisoned page still mapped"
-			       : "folio split, poisoned page isolated");
 	if (r) {
 		reclaim_unsplit(p, len, kind);
 	} else if (!dirty) {
@@ -504,7 +484,7 @@ static int poison_file(const char *dir, const char *kind)
 		note("%s: poisoned dirty page %s", kind,
 		     probe_read((volatile uint64_t *)tail, &v) ? "raises SIGBUS" : "readable (refaulted)");
 	}
-	verify_rest(p, len, tail, PG, 0, kind);
+	verify_rest(p, len, tail, FT_PAGE, 0, kind);
 out:
 	munmap(p, len);
 	close(fd);
@@ -520,7 +500,7 @@ static int poison_anon(const char *kind)
 	char *p = map_at_offset(len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0, 0);
 	char *tail;
 	uint64_t v;
-	int r, pfd[2];
+	int r;
 
 	madvise(p, len, MADV_HUGEPAGE);
 	fill(p, len, 0, 0);
@@ -531,25 +511,9 @@ static int poison_anon(const char *kind)
 	}
 	note("%s: tail page at offset %td of an order-%d folio", kind, tail - p,
 	     folio_order_at(p, len, tail));
-	if (pinned) {
-		struct iovec iov = { tail + PG, PG };
-
-		if (pipe(pfd) || vmsplice(pfd[1], &iov, 1, 0) != (ssize_t)PG)
-			die("vmsplice pin");
-	}
-	r = poison_one(tail, kind);
+	r = poison_tail(p, tail, pinned, kind);
 	if (r < 0)
 		return 1;
-	if (pinned) {
-		char buf[PG];
-
-		if (read(pfd[0], buf, PG) != (ssize_t)PG || !check_page(buf, tail + PG - p, 0))
-			fail("%s: page held by the pipe changed", kind);
-		close(pfd[0]);
-		close(pfd[1]);
-	}
-	note("%s: %s", kind, r ? "folio kept large (unsplit), poisoned page still mapped"
-			       : "folio split, poisoned page isolated");
 	if (r) {
 		reclaim_unsplit(p, len, kind);
 	} else if (probe_read((volatile uint64_t *)tail, &v) == 0) {
@@ -557,14 +521,14 @@ static int poison_anon(const char *kind)
 	} else {
 		note("%s: poisoned page raises SIGBUS", kind);
 	}
-	verify_rest(p, len, tail, PG, 0, kind);
+	verify_rest(p, len, tail, FT_PAGE, 0, kind);
 	munmap(p, len);
 	return failures ? 1 : 0;
 }
 
 static int poison_hugetlb(bool shared)
 {
-	size_t len = 2 * HPG;
+	size_t len = 2 * FT_PMD;
 	int fd = -1;
 	char *p, *bad;
 	uint64_t v;
@@ -581,7 +545,7 @@ static int poison_hugetlb(bool shared)
 	if (p == MAP_FAILED)
 		die("mmap hugetlb (nr_hugepages?)");
 	fill(p, len, 0, 0);
-	bad = p + 5 * PG;
+	bad = p + 5 * FT_PAGE;
 	if (poison_one(bad, shared ? "hugetlb-shared" : "hugetlb"))
 		return 1;
 	/* The whole huge page is lost to the process. */
@@ -589,7 +553,7 @@ static int poison_hugetlb(bool shared)
 		fail("hugetlb: poisoned huge page still readable");
 	else
 		note("hugetlb: poisoned huge page raises SIGBUS");
-	verify_rest(p, len, p, HPG, 0, shared ? "hugetlb-shared" : "hugetlb");
+	verify_rest(p, len, p, FT_PMD, 0, shared ? "hugetlb-shared" : "hugetlb");
 	munmap(p, len);
 	if (fd >= 0)
 		close(fd);
@@ -620,7 +584,7 @@ static void *pin_dio(void *arg)
 	struct pin_ctx *c = arg;
 	size_t chunk = c->len / 8;
 
-	while (now() < c->end && !stop && failures < 10) {
+	while (ft_now() < c->end && !stop && failures < 10) {
 		/* Write out of the buffer (pins its pages as the source)... */
 		if (pwrite(c->dfd, PART(c, 2), 2 * chunk, 0) != (ssize_t)(2 * chunk))
 			fail("%s: O_DIRECT pwrite: %s", c->kind, strerror(errno));
@@ -644,7 +608,7 @@ static void *pin_splice(void *arg)
 	if (pipe(pfd))
 		die("pipe");
 	fcntl(pfd[1], F_SETPIPE_SZ, 1 << 20);
-	while (now() < c->end && !stop && failures < 10) {
+	while (ft_now() < c->end && !stop && failures < 10) {
 		struct iovec iov = { PART(c, 4), chunk };
 		ssize_t n = vmsplice(pfd[1], &iov, 1, 0);
 		size_t got = 0;
@@ -684,7 +648,7 @@ static void *pin_uring(void *arg)
 		atomic_store(&c->uring_unsupported, 1);
 		return NULL;
 	}
-	while (now() < c->end && !stop && failures < 10) {
+	while (ft_now() < c->end && !stop && failures < 10) {
 		struct io_uring_sqe *sqe;
 		struct io_uring_cqe *cqe;
 
@@ -720,8 +684,8 @@ static int cmd_pin(const char *kind, const char *dir, int secs)
 	size_t npages = 8;
 	bool hugetlb = !strcmp(kind, "hugetlb"), file = !strcmp(kind, "file");
 
-	c.len = npages * HPG;
-	c.end = now() + secs;
+	c.len = npages * FT_PMD;
+	c.end = ft_now() + secs;
 	snprintf(c.dpath, sizeof(c.dpath), "%s/ft_rel_pin_data.%d", dir, getpid());
 	c.dfd = open(c.dpath, O_RDWR | O_CREAT | O_TRUNC | O_DIRECT, 0600);
 	if (c.dfd < 0 || ftruncate(c.dfd, c.len))
@@ -765,12 +729,12 @@ static int cmd_pin(const char *kind, const char *dir, int secs)
 
 		if (pipe(pfd))
 			die("pipe");
-		while (now() < c.end && !stop && failures < 10) {
+		while (ft_now() < c.end && !stop && failures < 10) {
 			if (c.bfd >= 0 && !hugetlb) {
 				char *m = mmap(NULL, c.len, PROT_READ, MAP_SHARED, c.bfd, 0);
 
 				if (m != MAP_FAILED) {
-					for (size_t o = 0; o < c.len; o += 16 * PG)
+					for (size_t o = 0; o < c.len; o += 16 * FT_PAGE)
 						if (o / (c.len / 8) != 5)
 							(void)*(volatile char *)(m + o);
 					munmap(m, c.len);
@@ -779,7 +743,7 @@ static int cmd_pin(const char *kind, const char *dir, int secs)
 				char *m = mmap(NULL, c.len, PROT_READ, MAP_SHARED, c.bfd, 0);
 
 				if (m != MAP_FAILED) {
-					for (size_t o = 0; o < c.len; o += HPG)
+					for (size_t o = 0; o < c.len; o += FT_PMD)
 						if (o / (c.len / 8) != 5)
 							(void)*(volatile char *)(m + o);
 					munmap(m, c.len);
@@ -788,14 +752,14 @@ static int cmd_pin(const char *kind, const char *dir, int secs)
 			atomic_fetch_add(&c.n_churn, 1);
 			madvise(c.buf, c.len, MADV_PAGEOUT);
 			atomic_fetch_add(&c.n_pageout, 1);
-			if (!poisoned && now() > c.end - secs / 2.0) {
+			if (!poisoned && ft_now() > c.end - secs / 2.0) {
 				/* A page nobody pins or reads any more. */
-				char *v = PART(&c, 5) + 3 * PG;
+				char *v = PART(&c, 5) + 3 * FT_PAGE;
 
 				int r;
 
 				expect_mce = 1;
-				r = madvise(v, PG, MADV_HWPOISON);
+				r = madvise(v, FT_PAGE, MADV_HWPOISON);
 				expect_mce = 0;
 				if (r)
 					fail("%s: MADV_HWPOISON: %s", kind, strerror(errno));
@@ -859,10 +823,10 @@ static int cmd_flip(const char *dir, int secs, int nonly, char **only)
 		{ "reclaim_probes", 2 }, { "fault_around_auto_age", 2 },
 	};
 	unsigned long flips = 0, refused = 0, rounds = 0;
-	double t0 = now(), end = secs > 0 ? t0 + secs : 1e300;
+	double t0 = ft_now(), end = secs > 0 ? t0 + secs : 1e300;
 	unsigned int seed = getpid() ^ (unsigned int)t0;
 
-	while (!stop && now() < end) {
+	while (!stop && ft_now() < end) {
 		for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
 			char path[4096], val[32];
 			unsigned long v;
@@ -895,7 +859,7 @@ static int cmd_flip(const char *dir, int secs, int nonly, char **only)
 		usleep((10 + rand_r(&seed) % 91) * 1000);
 	}
 	printf("flips %lu refused %lu rounds %lu mean_period_ms %.1f\n", flips, refused, rounds,
-	       rounds ? (now() - t0) * 1000 / rounds : 0.0);
+	       rounds ? (ft_now() - t0) * 1000 / rounds : 0.0);
 	return refused ? 1 : 0;
 }
 
@@ -906,32 +870,7 @@ static const char *ename(int e)
 	return n ? n : "E?";
 }
 
-static void write_back(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-
-	if (fd >= 0) {
-		(void)!write(fd, val, strlen(val));
-		close(fd);
-	}
-}
-
 /* ---- knobcheck --------------------------------------------------------------- */
-
-static int read_knob(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
 
 static int cmd_knobcheck(const char *path)
 {
@@ -952,7 +891,7 @@ static int cmd_knobcheck(const char *path)
 	int cases = 0, accepted = 0, wrong = 0, changed = 0;
 	size_t sizes[] = { 22, 4096, 65536, 1 << 20 };
 
-	if (read_knob(path, v0, sizeof(v0)))
+	if (ft_read_file(path, v0, sizeof(v0)) < 0)
 		die(path);
 	/* One write at offset OFF; check errno and the value after it. */
 #define TRY(name, buf, len, off, ok1, ok2) do {					\
@@ -973,10 +912,10 @@ static int cmd_knobcheck(const char *path)
 			wrong++;						\
 			printf("wrong errno: %s: %s\n", (name), ename(e_));	\
 		}								\
-		if (read_knob(path, v, sizeof(v)) || strcmp(v, v0)) {		\
+		if (ft_read_file(path, v, sizeof(v)) < 0 || strcmp(v, v0)) {	\
 			changed++;						\
 			printf("changed: %s: %s -> %s", (name), v0, v);		\
-			write_back(path, v0);					\
+			(void)ft_write_file(path, v0);				\
 		}								\
 	} while (0)
 
@@ -996,7 +935,7 @@ static int cmd_knobcheck(const char *path)
 	TRY("own value at offset 1", v0, strlen(v0), 1, EINVAL, EINVAL);
 	TRY("own value at offset 4096", v0, strlen(v0), 4096, EINVAL, EINVAL);
 	{
-		char *unmapped = mmap(NULL, PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *unmapped = mmap(NULL, FT_PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 		TRY("write from an unmapped buffer", unmapped, 2, 0, EFAULT, EFAULT);
 	}
@@ -1014,10 +953,10 @@ static int cmd_knobcheck(const char *path)
 			wrong++;
 			printf("continued write: first %zd, second %zd (%s)\n", n1, n2, ename(e));
 		}
-		if (read_knob(path, v, sizeof(v)) || strcmp(v, v0)) {
+		if (ft_read_file(path, v, sizeof(v)) < 0 || strcmp(v, v0)) {
 			changed++;
 			printf("changed: continued write: %s -> %s", v0, v);
-			write_back(path, v0);
+			(void)ft_write_file(path, v0);
 		}
 	}
 #undef TRY
@@ -1034,13 +973,13 @@ static int cmd_hammer(const char *path, int secs, int nvals, char **vals)
 					   "\n\n", "abc", "1\t" };
 	struct { long n, e; } *res;
 	char v0[64];
-	double end = now() + secs;
+	double end = ft_now() + secs;
 	pid_t pids[8];
 	long tot[3][2] = { { 0 } };
 
-	if (read_knob(path, v0, sizeof(v0)))
+	if (ft_read_file(path, v0, sizeof(v0)) < 0)
 		die(path);
-	res = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	res = mmap(NULL, FT_PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	for (int w = 0; w < 8; w++) {
 		pids[w] = fork();
 		if (pids[w])
@@ -1048,7 +987,7 @@ static int cmd_hammer(const char *path, int secs, int nvals, char **vals)
 		unsigned int seed = getpid();
 		long n = 0, e = 0;
 
-		while (now() < end) {
+		while (ft_now() < end) {
 			char buf[64];
 			int fd;
 			ssize_t r;
@@ -1105,7 +1044,7 @@ static int cmd_hammer(const char *path, int secs, int nvals, char **vals)
 
 static int cmd_rawio(const char *path)
 {
-	char *bad = mmap(NULL, PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *bad = mmap(NULL, FT_PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	static char a[1 << 20], b[1 << 20];
 	ssize_t na, nb, n;
 	int fd;
