@@ -5,16 +5,18 @@
 # KVER names the one kernel build everything is made for; its default is
 # scripts/kernels/default-kver (nothing else spells it).  KDIR is its
 # headers, unpacked into the kernel cache (scripts/kernels/fetch.sh, never
-# installed on the host); KSRC the unpacked linux-source package (for
-# checkpatch and the kernel's mm selftests).  A Debian 13 (+deb13) build is
-# compiled by Debian 13's gcc-14, inside the cached trixie build root
-# (scripts/kernels/buildroot.sh); KBUILD_RUN is that wrapper, empty for
-# bookworm builds, which the host's gcc-12 compiles.
+# installed on the host); KSRC the default build's unpacked linux-source
+# package (for checkpatch and the kernel's mm selftests; scripts/ksrc.sh).
+# A Debian 13 (+deb13) build is compiled by Debian 13's gcc-14: on a host
+# without it, inside the cached trixie build root (scripts/kernels/
+# buildroot.sh); KBUILD_RUN (scripts/kernels/kbuild-run.sh) decides.
+# Bookworm builds are compiled by the host's gcc-12.
 
 # On a test box that runs a verified build, that build is the default, and
 # its installed headers (/lib/modules/KVER/build) are KDIR when present.
 RUNNING := $(shell uname -r)
-KVER ?= $(if $(wildcard module/verified/$(RUNNING).h),$(RUNNING),$(shell cat scripts/kernels/default-kver))
+DEFAULT_KVER := $(shell cat scripts/kernels/default-kver)
+KVER ?= $(if $(wildcard module/verified/$(RUNNING).h),$(RUNNING),$(DEFAULT_KVER))
 FT_CACHE ?= /var/cache/foliotune
 # (Recomputed in a sub-make for another KVER: only a KDIR given on the
 # command line wins over the one this KVER implies.)
@@ -26,8 +28,8 @@ KDIR := /lib/modules/$(KVER)/build
 endif
 endif
 endif
-KSRC ?= $(FT_CACHE)/linux-source-6.12
-KBUILD_RUN := $(if $(findstring +deb13,$(KVER)),scripts/kernels/buildroot.sh trixie --)
+KSRC ?= $(FT_CACHE)/ksrc/$(DEFAULT_KVER)
+KBUILD_RUN = scripts/kernels/kbuild-run.sh $(KVER)
 PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD := $(CURDIR)/build

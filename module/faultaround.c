@@ -274,10 +274,12 @@ static __always_inline void ft_fa_account(struct ft_fa_pcpu *c,
  * @nr: The number of PTEs to create.
  * @addr: The first address to create a PTE for.
  *
- * foliotune: mm/memory.c:5007-5047 (set_pte_range()) of linux-source-6.12
- * 6.12.117-1~deb12u1, renamed; it replaces set_pte_range() through
- * livepatch.  With fault_around_mkold = 0 and fault_around_auto = 0 every
- * PTE is what the stock function writes.
+ * foliotune: set_pte_range() of mm/memory.c, renamed (lines 5007-5047 of
+ * linux-source-6.12 6.12.117-1~deb12u1; scripts/kernels/verify.sh proves it
+ * equal, the "foliotune:" changes aside, to the source of every build in
+ * module/verified/); it replaces set_pte_range() through livepatch.  With
+ * fault_around_mkold = 0 and fault_around_auto = 0 every PTE is what the
+ * stock function writes.
  */
 void foliotune_set_pte_range(struct vm_fault *vmf, struct folio *folio,
 		struct page *page, unsigned int nr, unsigned long addr)

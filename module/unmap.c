@@ -2,11 +2,12 @@
 /*
  * unmap.c - batched try_to_unmap_one(), the livepatch replacement.
  *
- * foliotune_try_to_unmap_one() is mm/rmap.c:1639-1990 (try_to_unmap_one())
- * of linux-source-6.12 6.12.117-1~deb12u1 with every branch kept (hugetlb,
- * HWPoison, mlock, PMD split, device-exclusive, uffd-wp, anon swap, lazyfree,
- * file).  Every change is marked "foliotune:", so the function diffs against
- * the kernel's.  With unmap_batch=0 every iteration takes nr = 1, and with
+ * foliotune_try_to_unmap_one() is try_to_unmap_one() of mm/rmap.c (lines
+ * 1639-1990 of linux-source-6.12 6.12.117-1~deb12u1) with every branch kept
+ * (hugetlb, HWPoison, mlock, PMD split, device-exclusive, uffd-wp, anon swap,
+ * lazyfree, file).  Every change is marked "foliotune:", so the function
+ * diffs against the kernel's: scripts/kernels/verify.sh proves it equal,
+ * those changes aside, to the source of every build in module/verified/.  With unmap_batch=0 every iteration takes nr = 1, and with
  * nr = 1 each changed line reduces to the stock call: folio_remove_rmap_ptes
  * (.., 1, ..) is what the folio_remove_rmap_pte() macro expands to,
  * folio_put_refs(folio, 1) is folio_put(folio), add_mm_counter(mm, m, -1)

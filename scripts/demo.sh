@@ -20,7 +20,7 @@
 # ratios within this one boot mean anything.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-KVER=${KVER:-6.12.117+deb12-amd64}
+KVER=${KVER:-$(cat scripts/kernels/default-kver)}
 t0=$(date +%s)
 say() { printf '[demo %4ds host] %s\n' $(( $(date +%s) - t0 )) "$*"; }
 

@@ -7,7 +7,8 @@
 # No kernel is installed on the host: the test box's kernels (KVER, the
 # wrong kernel of the refusal test) and their headers are unpacked into the
 # kernel cache (scripts/kernels/fetch.sh), and a Debian 13 build gets its
-# compiler from a cached trixie build root (scripts/kernels/buildroot.sh).
+# compiler (gcc-14) from a cached trixie build root when the host has none
+# (scripts/kernels/kbuild-run.sh, buildroot.sh).
 #
 # On a test box that runs a verified build (module/verified/$(uname -r).h)
 # and is not building for another one, only what building and running
@@ -36,7 +37,7 @@ pkgs=(
 	stress-ng liburing-dev python3
 	# the kernel cache and the Debian 13 build root
 	debian-archive-keyring mmdebstrap binutils
-	# the debug-kernel lane (scripts/debug-kernel/build.sh) builds 6.12.117
+	# the debug-kernel lane (scripts/debug-kernel/build.sh) builds a kernel
 	flex bison libssl-dev
 )
 fi
@@ -59,5 +60,5 @@ fi
 "$here/kernels/fetch.sh" "$kver" image headers
 "$here/kernels/fetch.sh" "${FT_WRONG_KVER:-6.1.0-57-amd64}" image
 case "$kver" in
-*+deb13*) "$here/kernels/buildroot.sh" trixie ;;
+*+deb13*) command -v gcc-14 >/dev/null || "$here/kernels/buildroot.sh" trixie ;;
 esac

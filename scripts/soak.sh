@@ -22,7 +22,7 @@
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
-KVER=${KVER:-6.12.117+deb12-amd64}
+KVER=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
 duration=0
 cycles=500
 

@@ -38,7 +38,7 @@
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
-KVER=${KVER:-6.12.117+deb12-amd64}
+KVER=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
 FT_WRONG_KVER=${FT_WRONG_KVER:-6.1.0-57-amd64}	# a kernel foliotune must refuse
 logs=${FT_TEST_LOGS:-$repo/build/test-logs}
 stages=" ${FT_STAGES:-host style guest reliability gate kernels} "

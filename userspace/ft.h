@@ -14,8 +14,9 @@
 #include "foliotune.h"
 #include "json_writer.h"
 
+/* The kernel build this CLI serves: userspace/Makefile passes it. */
 #ifndef FOLIOTUNE_KVER
-#define FOLIOTUNE_KVER "6.12.117+deb12-amd64"
+#error "FOLIOTUNE_KVER undefined: build with userspace/Makefile"
 #endif
 #ifndef FOLIOTUNE_BUILD_KO
 #define FOLIOTUNE_BUILD_KO "module/foliotune.ko"

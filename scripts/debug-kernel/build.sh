@@ -4,8 +4,9 @@
 # build.sh [--dir] - build the debug kernel of the debug-kernel lane
 # (docs/debug-lane.md), once, cached outside the repository.
 #
-# The same 6.12.117 as the stock test box (Debian's linux-source-6.12,
-# unpacked in $KSRC by scripts/ksrc.sh, built out of tree with O=), with
+# Debian's 6.12.117 of bookworm (6.12.117+deb12-amd64: linux-source-6.12
+# 6.12.117-1~deb12u1, unpacked in $FT_DEBUG_KSRC by scripts/ksrc.sh, built
+# out of tree with O=; not the default build's tree, KSRC), with
 # Debian's own config plus debug.config (DEBUG_VM, DEBUG_VM_PGFLAGS,
 # PAGE_TABLE_CHECK_ENFORCED, PROVE_LOCKING, DEBUG_ATOMIC_SLEEP), and the
 # modules trimmed to what the test box loads (modules.lsmod, from lsmod in
@@ -20,7 +21,7 @@
 # release, version, build-time, done.
 #
 # --dir prints the cache directory and exits (no build).
-# Environment: FT_DEBUG_CACHE, KSRC, FT_DEBUG_JOBS (default 2).
+# Environment: FT_DEBUG_CACHE, FT_DEBUG_KSRC, FT_DEBUG_JOBS (default 2).
 # The build runs under nice -n 19: the machine's cores belong to the VMs.
 set -uo pipefail
 
@@ -29,7 +30,7 @@ set -uo pipefail
 main() {
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-ksrc=${KSRC:-/var/cache/foliotune/linux-source-6.12}
+ksrc=${FT_DEBUG_KSRC:-/var/cache/foliotune/linux-source-6.12}
 cache=${FT_DEBUG_CACHE:-/var/cache/foliotune}
 base_kver=6.12.117+deb12-amd64
 srcpkg=linux-source-6.12
@@ -80,7 +81,7 @@ fi
 for tool in flex bison bc gcc make perl; do
 	command -v $tool >/dev/null || die "$tool missing: make deps"
 done
-"$repo/scripts/ksrc.sh" "$ksrc" || exit 1
+"$repo/scripts/ksrc.sh" "$ksrc" "$base_kver" || exit 1
 [ ! -e "$ksrc/.config" ] || die "$ksrc is configured in place; O= builds need a clean source tree"
 
 obj=$dir/obj

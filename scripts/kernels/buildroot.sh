@@ -9,8 +9,9 @@
 #   buildroot.sh trixie            make it if missing
 #   buildroot.sh trixie --dir      print its path (made or not)
 #   buildroot.sh trixie -- CMD...  run CMD in it, in the current directory,
-#                                  with the worktree and the cache bound at
-#                                  their own paths (private mount namespace:
+#                                  with the worktree, the cache, /tmp and
+#                                  /var/tmp bound at their own paths
+#                                  (private mount namespace:
 #                                  nothing stays mounted afterwards)
 set -euo pipefail
 suite=${1:?usage: buildroot.sh SUITE [--dir | -- COMMAND...]}
@@ -61,5 +62,6 @@ exec unshare --mount --propagation private -- /bin/bash -c '
 	mount --bind "$repo" "$root$repo"
 	mount --bind "$cache" "$root$cache"
 	mount --bind /tmp "$root/tmp"
+	mount --bind /var/tmp "$root/var/tmp"
 	exec chroot "$root" /usr/bin/env -C "$cwd" "$@"
 ' bash "$root" "$repo" "$cache" "$PWD" "$@"

@@ -114,8 +114,11 @@ fetch_image() {
 	download "$tmp" "linux-image-$kver-unsigned=$version"
 	mkdir "$tmp/root"
 	dpkg-deb -x "$tmp"/linux-image-*.deb "$tmp/root"
-	# trixie ships usr/lib/modules (merged /usr), bookworm lib/modules.
+	# trixie ships usr/lib/modules (merged /usr), bookworm lib/modules; so
+	# do the headers packages (their lib/modules/KVER/source link).
+	local hmods=lib/modules
 	if [ ! -d "$tmp/root/lib/modules/$kver" ] && [ -d "$tmp/root/usr/lib/modules/$kver" ]; then
+		hmods=usr/lib/modules
 		mkdir -p "$tmp/root/lib/modules"
 		mv "$tmp/root/usr/lib/modules/$kver" "$tmp/root/lib/modules/"
 	fi
@@ -126,7 +129,7 @@ fetch_image() {
 	ln -sfn "$kdir/headers/usr/src/linux-headers-$kver" "$tmp/root/lib/modules/$kver/build"
 	# and source (the -common headers, which bpftrace reads) at the
 	# headers package's own source link
-	ln -sfn "$kdir/headers/lib/modules/$kver/source" "$tmp/root/lib/modules/$kver/source"
+	ln -sfn "$kdir/headers/$hmods/$kver/source" "$tmp/root/lib/modules/$kver/source"
 	echo "$version" > "$tmp/root/.version"
 	commit_part "$kdir/image"
 }

@@ -49,9 +49,10 @@ and only then writes `module/verified/REL.h` (release, version string,
 source package version, compiler, sizes).  Any failure prints one line
 naming what failed and leaves no header.  Commit the header.
 
-Debian 13 builds (`+deb13`) are compiled by Debian 13's gcc-14 inside a
-trixie build root made once by mmdebstrap (`/var/cache/foliotune/buildroot-trixie`,
-scripts/kernels/buildroot.sh); bookworm builds by the host's gcc-12.
+Debian 13 builds (`+deb13`) are compiled by Debian 13's gcc-14: on a host
+without it (bookworm), inside a trixie build root made once by mmdebstrap
+(`/var/cache/foliotune/buildroot-trixie`, scripts/kernels/buildroot.sh;
+scripts/kernels/kbuild-run.sh decides); bookworm builds by the host's gcc-12.
 The cloud flavour has no 9p: the test box serves its root over virtiofs
 for it (scripts/vm/vmrun.sh picks this from the build's config).
 
@@ -88,7 +89,7 @@ suite.
 ## Support matrix
 
 EOT
-echo "Default build: \`$default\`."
+echo "Default build (scripts/kernels/default-kver, what \`make\` and \`make check\` build for): \`$default\`."
 echo
 echo "| build | package | verified | date | commit | note |"
 echo "|---|---|---|---|---|---|"

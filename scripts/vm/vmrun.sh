@@ -97,9 +97,11 @@ if [ -z "$kernel" ]; then
 		moddir=$("$repo/scripts/kernels/fetch.sh" "$kver" --path modules) || exit 2
 		# bpftrace in the guest reads the -common headers through
 		# /lib/modules/KVER/source (a cache unpacked before fetch.sh made
-		# that link lacks it)
-		hsrc=${moddir%/image/lib/modules/*}/headers/lib/modules/$kver/source
-		[ -e "$hsrc" ] && [ ! -e "$moddir/source" ] && ln -sfn "$(readlink -f "$hsrc")" "$moddir/source"
+		# that link lacks it; the headers packages of trixie have it
+		# under usr/, bookworm's not)
+		for hsrc in "${moddir%/image/lib/modules/*}"/headers/{lib,usr/lib}/modules/"$kver"/source; do
+			[ -e "$hsrc" ] && [ ! -e "$moddir/source" ] && ln -sfn "$(readlink -f "$hsrc")" "$moddir/source"
+		done
 	fi
 fi
 [ -r "$kernel" ] || { echo "vmrun: kernel image $kernel missing" >&2; exit 2; }

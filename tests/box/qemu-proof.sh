@@ -12,7 +12,7 @@
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 2
-KVER=${KVER:-6.12.117+deb12-amd64}
+KVER=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
 logs=${FT_TEST_LOGS:-$repo/build/test-logs}
 mkdir -p "$logs" build/vm || exit 2
 tree=$(mktemp "$repo/build/vm/proof-tree.XXXXXX.tar") || exit 2

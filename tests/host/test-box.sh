@@ -15,10 +15,9 @@ repo=$FT_REPO
 cd "$repo" || exit 1
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
-# a stock build with a module/verified/ header (not the debug lane's)
-for h in module/verified/*.h; do
-	case $h in *ftdebug*) ;; *) verified=$(basename "$h" .h); break ;; esac
-done
+# the verified build the tree is made for (make exports KVER; run alone,
+# the default build): install below must not rebuild the tree for another
+verified=${KVER:-$(cat scripts/kernels/default-kver)}
 
 # state: what a refusal must leave alone
 state() {

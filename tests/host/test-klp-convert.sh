@@ -20,6 +20,8 @@ T=$TOP/tests/host/klp-convert
 KVER=${KVER:-$(cat "$(dirname "$0")/../../scripts/kernels/default-kver")}
 # (make exports both; run alone, the headers come from the kernel cache)
 KDIR=${KDIR:-$("$(dirname "$0")/../../scripts/kernels/fetch.sh" "$KVER" --path kdir)}
+# kbuild with the compiler KVER's headers name (gcc-14 for a Debian 13 build)
+KBUILD_RUN=("$TOP/scripts/kernels/kbuild-run.sh" "$KVER")
 W=$(mktemp -d /tmp/test-klp-convert.XXXXXX)
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$W"' EXIT
 
@@ -353,7 +355,7 @@ EOF
 		>"$M/kallsyms"
 	kc --list "$M/list" --kallsyms "$M/kallsyms" --symvers "$KDIR/Module.symvers" \
 		--write-symvers "$M/klp.symvers"
-	if make -C "$KDIR" M="$M" KBUILD_EXTRA_SYMBOLS="$M/klp.symvers" modules >"$M/build.log" 2>&1; then
+	if "${KBUILD_RUN[@]}" make -C "$KDIR" M="$M" KBUILD_EXTRA_SYMBOLS="$M/klp.symvers" modules >"$M/build.log" 2>&1; then
 		ok "kbuild: modpost accepts the listed symbols via the private symvers"
 		kc -v --list "$M/list" --kallsyms "$M/kallsyms" --symvers "$KDIR/Module.symvers" \
 			"$M/kc_demo.ko" "$M/kc_demo-klp.ko"
@@ -429,7 +431,7 @@ rmmod kc_vm
 GUEST
 	kc --list "$V/list" --kallsyms "$REAL_KALLSYMS" --symvers "$KDIR/Module.symvers" \
 		--write-symvers "$V/klp.symvers" &&
-		make -C "$KDIR" M="$V" KBUILD_EXTRA_SYMBOLS="$V/klp.symvers" modules >"$V/build.log" 2>&1 &&
+		"${KBUILD_RUN[@]}" make -C "$KDIR" M="$V" KBUILD_EXTRA_SYMBOLS="$V/klp.symvers" modules >"$V/build.log" 2>&1 &&
 		kc --list "$V/list" --kallsyms "$REAL_KALLSYMS" --symvers "$KDIR/Module.symvers" \
 			"$V/kc_vm.ko" "$V/kc_vm-klp.ko"
 	"$TOP/scripts/vm/vmrun.sh" -k "$KVER" -s "$V/guest.sh" "$V" >"$V/vm.out" 2>&1

@@ -13,7 +13,7 @@
 # the klp-convert tests' elfdump and matched to objdump's instructions.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-KVER=${KVER:-6.12.117+deb12-amd64}
+KVER=${KVER:-$(cat "$top/scripts/kernels/default-kver")}
 ko=$top/module/foliotune.ko
 kallsyms=$top/build/kallsyms-$KVER.txt
 address_only="try_to_unmap_one set_pte_range"

@@ -57,17 +57,19 @@ echo "build-mm-selftests: building the mm selftests of linux $ver into $out"
 rm -rf "$out/bin.new" "$out/src"
 mkdir -p "$out/bin.new" "$out/src/mm"
 
-# 1. uapi headers, out of tree.
-if [ ! -f "$out/obj/usr/include/linux/userfaultfd.h" ] || [ "$force" = 1 ]; then
+# 1. uapi headers, out of tree (again when the tree is another one).
+if [ ! -f "$out/obj/usr/include/linux/userfaultfd.h" ] || [ "$force" = 1 ] ||
+   [ "$(cat "$out/obj/.ft-ksrc" 2>/dev/null)" != "$KSRC $ver" ]; then
 	rm -rf "$out/obj"
 	make -s -C "$KSRC" O="$out/obj" ARCH=x86 headers \
 		> "$out/headers.log" 2>&1 || { cat "$out/headers.log" >&2; exit 1; }
+	echo "$KSRC $ver" > "$out/obj/.ft-ksrc"
 fi
 # 2. a private copy of the sources the Makefiles and #includes reach.
 cp -a "$KSRC/tools" "$out/src/"
 cp "$KSRC/mm/gup_test.h" "$out/src/mm/"
-# 6.12.117's khugepaged.c returns KSFT_SKIP without including kselftest.h
-# (a stable backport that missed its include): add it to our copy.
+# 6.12.117's and 6.12.118's khugepaged.c return KSFT_SKIP without including
+# kselftest.h (a stable backport that missed its include): add it to our copy.
 grep -q 'kselftest.h' "$out/src/tools/testing/selftests/mm/khugepaged.c" ||
 	sed -i '0,/^#include "vm_util.h"/s//#include "..\/kselftest.h"\n&/' \
 		"$out/src/tools/testing/selftests/mm/khugepaged.c"

@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Reliability: the module on the wrong kernel.  A boot of Debian's 6.1
-# kernel (tests/run.sh: guest_suite reliability-wrongkernel -k
-# 6.1.0-57-amd64 -- tests/guest/reliability/wrongkernel.sh; any 6.1 or
-# other non-6.12.117 image works).  insmod of module/foliotune.ko (built for
-# 6.12.117+deb12-amd64) must fail cleanly: an error, exactly one clear
-# kernel line naming the mismatch, nothing registered, no taint, and the
-# CLI says the kernel is not supported and refuses to load.
+# kernel (tests/run.sh: guest_suite rel-wrongkernel -k $FT_WRONG_KVER,
+# default 6.1.0-57-amd64 -- tests/guest/reliability/wrongkernel.sh; any
+# image other than the module's build works).  insmod of module/foliotune.ko
+# (built for KVER, by default scripts/kernels/default-kver) must fail
+# cleanly: an error, exactly one clear kernel line naming the mismatch,
+# nothing registered, no taint, and the CLI says the kernel is not
+# supported and refuses to load.  (Another 6.12 build, same symbols but
+# another version string: tests/guest/test-build-check.sh.)
 . "$(dirname "$0")/../../lib.sh"
 . "$FT_REPO/tests/reliability/lib-rel.sh"
 plan 14

@@ -19,8 +19,20 @@ FT_BIN=${FT_BIN:-$FT_SRCDIR/foliotune}
 FT_UNIT=${FT_UNIT:-$FT_SRCDIR/build/unit_test}
 VALGRIND=${VALGRIND-valgrind}
 UPDATE_GOLDEN=${UPDATE_GOLDEN:-}
-KVER=${FT_KVER:-6.12.117+deb12-amd64}	# FOLIOTUNE_KVER the CLI was built with
-KVERSION='#1 SMP PREEMPT_DYNAMIC Debian 6.12.117-1 (2025-01-31)'
+TOP=$(cd "$HERE/../../.." && pwd)
+# FOLIOTUNE_KVER the CLI was built with (userspace/Makefile passes it; its
+# default is the project's, scripts/kernels/default-kver), and that build's
+# version string, from its module/verified/ header (a made-up one for a
+# build that has none).
+KVER=${FT_KVER:-$(cat "$TOP/scripts/kernels/default-kver")}
+KVERSION=$(sed -n '/^#define FT_VERIFIED_VERSION/,/"/s/^[^"]*"\(.*\)"$/\1/p' \
+	"$TOP/module/verified/$KVER.h" 2>/dev/null | head -1)
+KVERSION=${KVERSION:-#1 SMP PREEMPT_DYNAMIC Debian (a build not in module/verified)}
+KVERSION_RE=$(printf '%s\n' "$KVERSION" | sed 's/[][\\.*^$|]/\\&/g')
+# Another verified build of the same release series: a kernel the module
+# was not built for.
+OTHER_KVER=$(cd "$TOP/module/verified" && ls -- *.h | sed 's/\.h$//' |
+	grep -vx -e "$KVER" -e '.*-ftdebug' | head -1)
 
 T=$(mktemp -d /tmp/foliotune-cli-test.XXXXXX) || exit 2
 cleanup() {
@@ -119,7 +131,7 @@ expect_not() {
 # the tool version.  EXTRA_SED: more sed expressions for one test.
 normalise() {
 	sed -e "s|$T|<TMP>|g" -e "s|$FIX|<FIX>|g" \
-	    -e "s|$KVER|<KVER>|g" -e 's|6\.12\.117+deb12-amd64|<KVER>|g' \
+	    -e "s|$KVER|<KVER>|g" -e "s|$KVERSION_RE|<KVERSION>|g" \
 	    -e 's/^date [0-9TZ:-]*$/date <DATE>/' \
 	    -e 's/^wall_seconds [0-9.]*$/wall_seconds <WALL>/' \
 	    -e 's/^tool .*/tool <TOOL>/' \
@@ -352,7 +364,7 @@ echo 1 >"$L/transition"
 ft status
 expect "status: transition in progress" 0 "livepatch:        enabled, transition in progress (patching)"
 echo 0 >"$L/transition"
-echo 6.12.118+deb12-amd64 >"$R/proc/sys/kernel/osrelease"
+echo "$OTHER_KVER" >"$R/proc/sys/kernel/osrelease"
 ft status
 expect "status: kernel differs from the module's build file" 0 \
 	"supported:        no (the module was verified against $KVER"
@@ -375,10 +387,10 @@ ft -V
 golden "-V: module loaded, matches" 0 version-loaded.txt
 ft -j --version
 golden "-j --version: module loaded" 0 version-loaded.json
-echo 6.12.118+deb12-amd64 >"$R/proc/sys/kernel/osrelease"
+echo "$OTHER_KVER" >"$R/proc/sys/kernel/osrelease"
 ft --version
 expect "--version: module does not match the running kernel" 0 \
-	"^running kernel: 6.12.118+deb12-amd64 .*: not supported$" \
+	"^running kernel: $OTHER_KVER .*: not supported$" \
 	"^loaded module:  verified for $KVER .*: does not match the running kernel$"
 echo "$KVER" >"$R/proc/sys/kernel/osrelease"
 
