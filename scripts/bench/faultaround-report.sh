@@ -223,7 +223,8 @@ END {
 	else
 		print "**" tcg "** (guest CPU: " meta["guest_cpu_model"] "; host: " meta["host_cpu"] ", " meta["host_cpus"] " CPUs, load average " \
 			meta["host_loadavg_before"] " before, " meta["host_loadavg_after"] " after). Absolute times are emulator times, not hardware " \
-			"times, and other test boxes share the host CPUs: only ratios between runs of this boot mean anything, and small ratios are noise."
+			"times, and whatever else runs on the host shares its CPUs (the load average says how much): only ratios between runs of this boot " \
+			"mean anything, and small ratios are noise."
 	print ""
 	print "- command: `" meta["command"] "`"
 	print "- commit: `" meta["commit"] "` (" meta["commit_full"] ")"
