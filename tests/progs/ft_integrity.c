@@ -1196,18 +1196,32 @@ static int finish(struct ctx *c)
 
 /* ---- cases ------------------------------------------------------------ */
 
-static int case_basic(struct ctx *c)
+/*
+ * The common start of a case: the backing object, mapped from offset 0 for
+ * @len bytes as segment 0, its folio orders checked.  NULL on failure.
+ */
+static char *setup_main(struct ctx *c, size_t len)
 {
 	char *p;
 
 	if (setup_backing(c) < 0)
-		return -1;
+		return NULL;
 	step(c, "map");
-	p = map_main(c, c->size, 0);
+	p = map_main(c, len, 0);
 	if (!p)
-		return -1;
-	add_seg(c, p, c->size, 0, UNLOCKED);
+		return NULL;
+	add_seg(c, p, len, 0, UNLOCKED);
 	if (check_orders(c) < 0)
+		return NULL;
+	return p;
+}
+
+static int case_basic(struct ctx *c)
+{
+	char *p;
+
+	p = setup_main(c, c->size);
+	if (!p)
 		return -1;
 	dirty_all_segs(c);
 	return finish(c);
@@ -1230,14 +1244,8 @@ static int case_fork(struct ctx *c)
 {
 	char *p;
 
-	if (setup_backing(c) < 0)
-		return -1;
-	step(c, "map");
-	p = map_main(c, c->size, 0);
+	p = setup_main(c, c->size);
 	if (!p)
-		return -1;
-	add_seg(c, p, c->size, 0, UNLOCKED);
-	if (check_orders(c) < 0)
 		return -1;
 	dirty_all_segs(c);
 	step(c, "fork helper");
@@ -1274,14 +1282,8 @@ static int case_multimap(struct ctx *c)
 	size_t woff = c->size >= 4 * FT_MB ? 2 * FT_MB : FT_ALIGN_DOWN(c->size / 2, FT_PAGE);
 	char *a, *b, *w;
 
-	if (setup_backing(c) < 0)
-		return -1;
-	step(c, "map");
-	a = map_main(c, c->size, 0);
+	a = setup_main(c, c->size);
 	if (!a)
-		return -1;
-	add_seg(c, a, c->size, 0, UNLOCKED);
-	if (check_orders(c) < 0)
 		return -1;
 	b = map_backing(c, c->size, 0, 0, MADV_NOHUGEPAGE);
 	if (!b)
@@ -1308,14 +1310,8 @@ static int case_partial(struct ctx *c)
 	size_t n = c->size, a, b, m0, m1;
 	char *p;
 
-	if (setup_backing(c) < 0)
-		return -1;
-	step(c, "map");
-	p = map_main(c, n, 0);
+	p = setup_main(c, n);
 	if (!p)
-		return -1;
-	add_seg(c, p, n, 0, UNLOCKED);
-	if (check_orders(c) < 0)
 		return -1;
 	dirty_all_segs(c);
 	if (c->tc->arg & PART_MUNMAP) {
@@ -1348,14 +1344,8 @@ static int case_mremap(struct ctx *c)
 	size_t n = c->size, a, b;
 	char *p, *t, *q;
 
-	if (setup_backing(c) < 0)
-		return -1;
-	step(c, "map");
-	p = map_main(c, n, 0);
+	p = setup_main(c, n);
 	if (!p)
-		return -1;
-	add_seg(c, p, n, 0, UNLOCKED);
-	if (check_orders(c) < 0)
 		return -1;
 	a = FT_ALIGN_DOWN(n / 3, FT_PAGE) + 7 * FT_PAGE;
 	b = FT_ALIGN_DOWN(n / 2, FT_PAGE) + 7 * FT_PAGE;
@@ -1416,14 +1406,8 @@ static int case_mlock(struct ctx *c)
 
 	if (n < 3 * FT_PMD)
 		return fail(c, "this case needs -s 6 or more (got %zu MB)", n / FT_MB);
-	if (setup_backing(c) < 0)
-		return -1;
-	step(c, "map");
-	p = map_main(c, n, 0);
+	p = setup_main(c, n);
 	if (!p)
-		return -1;
-	add_seg(c, p, n, 0, UNLOCKED);
-	if (check_orders(c) < 0)
 		return -1;
 	dirty_all_segs(c);
 	step(c, "mlock");
@@ -1513,14 +1497,8 @@ static int case_uffd(struct ctx *c)
 	if (c->uffd < 0)
 		return fail(c, "userfaultfd with features %#llx: %s (errno %d)",
 			    (unsigned long long)need, strerror(errno), errno);
-	if (setup_backing(c) < 0)
-		return -1;
-	step(c, "map");
-	p = map_main(c, c->size, 0);
+	p = setup_main(c, c->size);
 	if (!p)
-		return -1;
-	add_seg(c, p, c->size, 0, UNLOCKED);
-	if (check_orders(c) < 0)
 		return -1;
 	step(c, "uffd register + writeprotect");
 	memset(&reg, 0, sizeof(reg));
@@ -1687,14 +1665,8 @@ static int case_truncate(struct ctx *c)
 	char *p;
 	int k, e;
 
-	if (setup_backing(c) < 0)
-		return -1;
-	step(c, "map");
-	p = map_main(c, n, 0);
+	p = setup_main(c, n);
 	if (!p)
-		return -1;
-	add_seg(c, p, n, 0, UNLOCKED);
-	if (check_orders(c) < 0)
 		return -1;
 	if (c->cg[0])
 		oom0 = ft_cg_key(c->cg, "memory.events", "oom_kill");
@@ -1779,14 +1751,8 @@ static int case_split(struct ctx *c)
 	if (!ft_exists(SPLIT_DEBUGFS))
 		return skip(c, "%s absent (kernel without CONFIG_TRANSPARENT_HUGEPAGE debugfs split)",
 			    SPLIT_DEBUGFS);
-	if (setup_backing(c) < 0)
-		return -1;
-	step(c, "map");
-	p = map_main(c, n, 0);
+	p = setup_main(c, n);
 	if (!p)
-		return -1;
-	add_seg(c, p, n, 0, UNLOCKED);
-	if (check_orders(c) < 0)
 		return -1;
 	whole = c->seg[0];
 	c->seg[0].len = 2 * q;
