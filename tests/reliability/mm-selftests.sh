@@ -119,7 +119,24 @@ ensure_free_huge 128
 shmmax0=$(cat /proc/sys/kernel/shmmax) shmall0=$(cat /proc/sys/kernel/shmall)
 echo 268435456 > /proc/sys/kernel/shmmax
 echo 4194304 > /proc/sys/kernel/shmall
-thp0=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled)
+# Every writable THP setting (enabled, defrag, use_zero_page, shmem,
+# khugepaged/*, each mTHP size), as written back: a test that dies before
+# restoring what it changed (khugepaged on an abort) must not change the
+# conditions of the tests after it, nor of the second run.
+thp_saved=$(mktemp)
+find /sys/kernel/mm/transparent_hugepage -type f -perm -u+w 2>/dev/null |
+	while read -r f; do
+		v=$(cat "$f" 2>/dev/null) || continue
+		case $v in *"["*) v=${v#*[}; v=${v%%]*} ;; esac
+		printf '%s %s\n' "$f" "$v"
+	done > "$thp_saved"
+thp_restore() {
+	local f v
+	while read -r f v; do
+		[ "$(sed 's/.*\[\(.*\)\].*/\1/' "$f" 2>/dev/null)" = "$v" ] ||
+			echo "$v" > "$f" 2>/dev/null
+	done < "$thp_saved"
+}
 
 # Run from a directory on the scratch xfs: some tests create files in
 # their working directory (gup_longterm's "local tmpfile"), which the 9p
@@ -149,11 +166,12 @@ while read -r name set tmo cmd; do
 	echo "$name $rc $t" >> "$out/summary"
 	echo "# mm-selftest $name: exit $rc after $t s"
 	# Tests that change THP settings restore them themselves; make sure.
-	echo "$thp0" > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
+	thp_restore
 	ensure_free_huge 128
 done <<< "$TESTS"
 
 cd / && rm -rf "$cwd"
+rm -f "$thp_saved"
 echo "$nr_huge0" > /proc/sys/vm/nr_hugepages
 echo "$shmmax0" > /proc/sys/kernel/shmmax
 echo "$shmall0" > /proc/sys/kernel/shmall
