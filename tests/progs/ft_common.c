@@ -981,27 +981,21 @@ static int folio_of(int kfd, uint64_t pfn, uint64_t *head, int *order, bool *thp
 	return 0;
 }
 
-int ft_orders_scan(struct ft_orders *o, const void *addr, size_t len, bool folios)
-{
-	size_t n = len / FT_PAGE, i;
-	uint64_t cur_head = 0, cur_end = 0;
-	uint64_t *pm;
-	int kfd = -1, ret = -1;
+/*
+ * kpageflags describes a PFN now, the pagemap read before it described the
+ * range a moment earlier: a folio that compaction or reclaim moved in
+ * between leaves a stale PFN that may by then belong to anybody's folio.
+ * So a pass counts only if a second pagemap read finds every entry as the
+ * first one did; otherwise its additions are rolled back and it is redone.
+ */
+#define FT_PM_STABLE_MASK (FT_PM_PRESENT | FT_PM_SWAP | FT_PM_PFN)
+#define FT_ORDERS_TRIES 8
 
-	pm = malloc(n * 8 + 8);
-	if (!pm) {
-		ft_seterr("out of memory for %zu pagemap entries", n);
-		return -1;
-	}
-	if (ft_pagemap(addr, len, pm) < 0)
-		goto out;
-	if (folios) {
-		kfd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
-		if (kfd < 0) {
-			ft_seterr_errno("open /proc/kpageflags (needs root)");
-			goto out;
-		}
-	}
+static int orders_pass(struct ft_orders *o, int kfd, const uint64_t *pm, size_t n)
+{
+	uint64_t cur_head = 0, cur_end = 0;
+	size_t i;
+
 	for (i = 0; i < n; i++) {
 		uint64_t e = pm[i], pfn = e & FT_PM_PFN, head;
 		bool thp;
@@ -1015,7 +1009,7 @@ int ft_orders_scan(struct ft_orders *o, const void *addr, size_t len, bool folio
 		if (!(e & FT_PM_PRESENT))
 			continue;
 		o->present++;
-		if (!folios)
+		if (kfd < 0)
 			continue;
 		if (!pfn) {
 			o->pfn_hidden = true;
@@ -1024,7 +1018,7 @@ int ft_orders_scan(struct ft_orders *o, const void *addr, size_t len, bool folio
 		if (pfn >= cur_head && pfn < cur_end)
 			continue;
 		if (folio_of(kfd, pfn, &head, &order, &thp) < 0)
-			goto out;
+			return -1;
 		cur_head = head;
 		cur_end = head + (1ULL << order);
 		if (o->nheads == o->cap) {
@@ -1033,17 +1027,64 @@ int ft_orders_scan(struct ft_orders *o, const void *addr, size_t len, bool folio
 
 			if (!h) {
 				ft_seterr("out of memory for folio heads");
-				goto out;
+				return -1;
 			}
 			o->heads = h;
 			o->cap = cap;
 		}
 		o->heads[o->nheads++] = (head << 8) | ((uint64_t)thp << 7) | (uint64_t)order;
 	}
-	ret = 0;
+	return 0;
+}
+
+int ft_orders_scan(struct ft_orders *o, const void *addr, size_t len, bool folios)
+{
+	size_t n = len / FT_PAGE, i;
+	struct ft_orders before = *o;
+	uint64_t *pm, *again = NULL;
+	int kfd = -1, ret = -1, try;
+
+	pm = malloc(n * 8 + 8);
+	if (folios)
+		again = malloc(n * 8 + 8);
+	if (!pm || (folios && !again)) {
+		ft_seterr("out of memory for %zu pagemap entries", n);
+		goto out;
+	}
+	if (folios) {
+		kfd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+		if (kfd < 0) {
+			ft_seterr_errno("open /proc/kpageflags (needs root)");
+			goto out;
+		}
+	}
+	for (try = 0; try < FT_ORDERS_TRIES; try++) {
+		if (ft_pagemap(addr, len, pm) < 0 || orders_pass(o, kfd, pm, n) < 0)
+			goto out;
+		if (!folios) {
+			ret = 0;
+			goto out;
+		}
+		if (ft_pagemap(addr, len, again) < 0)
+			goto out;
+		for (i = 0; i < n; i++)
+			if ((pm[i] ^ again[i]) & FT_PM_STABLE_MASK)
+				break;
+		if (i == n) {
+			ret = 0;
+			goto out;
+		}
+		/* Roll back this pass; the heads array may have grown. */
+		before.heads = o->heads;
+		before.cap = o->cap;
+		*o = before;
+	}
+	ft_seterr("pages of %p+%zu kept moving while their folios were read (%d tries)",
+		  addr, len, FT_ORDERS_TRIES);
 out:
 	if (kfd >= 0)
 		close(kfd);
+	free(again);
 	free(pm);
 	return ret;
 }
