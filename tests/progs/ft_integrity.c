@@ -616,6 +616,35 @@ static int check_orders(struct ctx *c)
 
 /* ---- reclaim ---------------------------------------------------------- */
 
+/*
+ * The pagemap bits of segment i once no page of it is under migration:
+ * compaction unmaps a batch of folios (migration entries, RSS kept) and maps
+ * them back a moment later, and such a read would count PTEs as cleared
+ * that neither reclaim nor foliotune touched.
+ */
+#define FT_MIGRATION_WAIT_MS 5000
+
+static int settled_scan(struct ctx *c, int i, struct ft_orders *o)
+{
+	int ms;
+
+	for (ms = 0;; ms += 10) {
+		ft_orders_init(o);
+		if (ft_orders_scan(o, c->seg[i].addr, c->seg[i].len, false) < 0)
+			return -1;
+		if (!o->migrating)
+			return 0;
+		if (!ms)
+			tap_diag("%lu pages under migration: waiting until they are back",
+				 o->migrating);
+		if (ms >= FT_MIGRATION_WAIT_MS) {
+			ft_seterr("%lu pages stayed under migration for %d ms", o->migrating, ms);
+			return -1;
+		}
+		usleep(10000);
+	}
+}
+
 static long present_pages(struct ctx *c, long *locked_missing, uint64_t *first_missing)
 {
 	long total = 0;
@@ -626,8 +655,7 @@ static long present_pages(struct ctx *c, long *locked_missing, uint64_t *first_m
 	for (i = 0; i < c->nseg; i++) {
 		struct ft_orders o;
 
-		ft_orders_init(&o);
-		if (ft_orders_scan(&o, c->seg[i].addr, c->seg[i].len, false) < 0)
+		if (settled_scan(c, i, &o) < 0)
 			return fail(c, "%s", ft_err);
 		total += (long)o.present;
 		if (c->seg[i].locked == LOCKED_WHOLE && locked_missing && o.present != o.pages) {
