@@ -96,7 +96,7 @@ uid_t ft_euid(void);			/* honours FOLIOTUNE_ASSUME_UID */
 /* Returns 0 if root, else reports "must be root" and returns 2. */
 int ft_require_root(const char *what);
 
-/* ---- knobs.c: knob table, value parsing, get/set ---- */
+/* ---- knobs.c: knob table, value parsing and formatting ---- */
 enum ft_kind { FT_KIND_BOOL, FT_KIND_BYTES, FT_KIND_ENUM, FT_KIND_UINT };
 
 struct ft_knob {
@@ -130,6 +130,10 @@ int ft_knob_read(const char *dir, const struct ft_knob *k,
 		 struct ft_knob_value *out);
 int ft_knob_write(const char *dir, const struct ft_knob *k, const char *text);
 
+/* "4K..2M", "100..60000": a knob's documented range */
+void ft_knob_range(const struct ft_knob *k, char *buf, size_t len);
+
+/* ---- getset.c: the get and set commands ---- */
 int ft_cmd_get(int argc, char **argv);
 int ft_cmd_set(int argc, char **argv);
 
@@ -181,8 +185,6 @@ int ft_cmd_compare(int argc, char **argv);
 void ft_usage(FILE *f);
 /* One command's usage; -ENOENT if cmd is not a command. */
 int ft_command_usage(const char *cmd, FILE *f);
-/* A knob's range as text: "4K..2M", "100..60000". */
-void ft_knob_range(const struct ft_knob *k, char *buf, size_t len);
 /*
  * Common getopt_long handling: -j, -h, option errors.  Returns -1 to go on,
  * else the exit code (help printed: 0; bad option: 1).

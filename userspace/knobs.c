@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * knobs.c - the knob table (from foliotune.h), value parsing, get and set.
+ * knobs.c - the knob table (from foliotune.h): parsing, formatting, reading
+ * and writing knob values.  The get and set commands are in getset.c.
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "ft.h"
 
@@ -255,135 +254,17 @@ int ft_knob_write(const char *dir, const struct ft_knob *k, const char *text)
 	return ft_write_file(path, buf);
 }
 
-/* Report a failed knob access: missing file, lockdown, permission, errno. */
-static int ft_knob_error(const char *dir, const struct ft_knob *k, int err,
-			 const char *verb)
+/* "4K..2M", "100..60000", "0..2" */
+void ft_knob_range(const struct ft_knob *k, char *buf, size_t len)
 {
-	char path[FT_PATH_MAX], msg[FT_MSG_MAX];
+	char lo[32], hi[32];
 
-	if (err == ENOENT)
-		return ft_runtime_error(err, "knob %s is not provided by this module",
-					k->name);
-	if (ft_join(path, sizeof(path), dir, k->name))
-		snprintf(path, sizeof(path), "%s", k->name);
-	if (err == EPERM || err == EACCES) {
-		ft_explain_debugfs_errno(err, path, msg, sizeof(msg));
-		return ft_runtime_error(err, "cannot %s %s: %s", verb, k->name, msg);
-	}
-	return ft_runtime_error(err, "cannot %s %s: %s", verb, k->name, strerror(err));
-}
-
-static const struct option ft_knob_opts[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
-static void ft_json_knob_value(const char *field, const struct ft_knob_value *v)
-{
-	if (v->numeric)
-		jsonw_uint_field(ft_jw, field, v->value);
-	else
-		jsonw_string_field(ft_jw, field, v->text);
-}
-
-int ft_cmd_get(int argc, char **argv)
-{
-	const struct ft_knob *k;
-	struct ft_knob_value v;
-	char dir[FT_PATH_MAX];
-	int c, ret;
-
-	while ((c = getopt_long(argc, argv, ":jh", ft_knob_opts, NULL)) != -1) {
-		ret = ft_getopt_common(c, argc, argv, "get");
-		if (ret >= 0)
-			return ret;
-	}
-	ft_set_json(ft_json_requested);
-	if (argc - optind != 1)
-		return ft_usage_error(EINVAL, "get: expected exactly one KNOB");
-	k = ft_knob_find(argv[optind]);
-	if (!k)
-		return ft_usage_error(EINVAL, "unknown knob '%s'", argv[optind]);
-	ret = ft_open_debugfs_dir(dir, sizeof(dir));
-	if (ret)
-		return ret;
-	ret = ft_knob_read(dir, k, &v);
-	if (ret)
-		return ft_knob_error(dir, k, -ret, "read");
-	if (ft_json) {
-		jsonw_start_object(ft_jw);
-		jsonw_string_field(ft_jw, "knob", k->name);
-		ft_json_knob_value("value", &v);
-		jsonw_string_field(ft_jw, "unit", k->unit);
-		jsonw_end_object(ft_jw);
+	if (k->kind == FT_KIND_BYTES) {
+		ft_format_bytes(k->min, lo, sizeof(lo));
+		ft_format_bytes(k->max, hi, sizeof(hi));
 	} else {
-		printf("%s\n", v.text);
+		snprintf(lo, sizeof(lo), "%" PRIu64, k->min);
+		snprintf(hi, sizeof(hi), "%" PRIu64, k->max);
 	}
-	return FT_EXIT_OK;
-}
-
-int ft_cmd_set(int argc, char **argv)
-{
-	struct ft_knob_value old, now;
-	const struct ft_knob *k;
-	char dir[FT_PATH_MAX], msg[FT_MSG_MAX], text[32];
-	bool have_old;
-	uint64_t val;
-	int c, i, ret;
-
-	/* "set KNOB -5": report a negative value, not an unknown option */
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (argv[i][0] == '-' && isdigit((unsigned char)argv[i][1]))
-			return ft_usage_error(EINVAL, "invalid value '%s': negative values are not allowed",
-					      argv[i]);
-	while ((c = getopt_long(argc, argv, ":jh", ft_knob_opts, NULL)) != -1) {
-		ret = ft_getopt_common(c, argc, argv, "set");
-		if (ret >= 0)
-			return ret;
-	}
-	ft_set_json(ft_json_requested);
-	if (argc - optind != 2)
-		return ft_usage_error(EINVAL, "set: expected KNOB VALUE");
-	k = ft_knob_find(argv[optind]);
-	if (!k)
-		return ft_usage_error(EINVAL, "unknown knob '%s'", argv[optind]);
-	ret = ft_parse_value(k, argv[optind + 1], &val, msg, sizeof(msg));
-	if (ret)
-		return ft_usage_error(-ret, "%s", msg);
-	ret = ft_require_root("set");
-	if (ret)
-		return ret;
-	ret = ft_open_debugfs_dir(dir, sizeof(dir));
-	if (ret)
-		return ret;
-	ret = ft_knob_read(dir, k, &old);
-	if (ret == -ENOENT)
-		return ft_knob_error(dir, k, ENOENT, "write");
-	have_old = ret == 0;
-	snprintf(text, sizeof(text), "%" PRIu64, val);
-	ret = ft_knob_write(dir, k, text);
-	if (ret)
-		return ft_knob_error(dir, k, -ret, "write");
-	if (ft_knob_read(dir, k, &now)) {
-		now.numeric = true;
-		now.value = val;
-		snprintf(now.text, sizeof(now.text), "%s", text);
-	}
-	if (ft_json) {
-		jsonw_start_object(ft_jw);
-		jsonw_string_field(ft_jw, "knob", k->name);
-		if (have_old)
-			ft_json_knob_value("old", &old);
-		else
-			jsonw_null_field(ft_jw, "old");
-		ft_json_knob_value("value", &now);
-		jsonw_string_field(ft_jw, "unit", k->unit);
-		jsonw_end_object(ft_jw);
-	} else {
-		ft_info("%s: %s -> %s", k->name, have_old ? old.text : "?", now.text);
-		if (!now.numeric || now.value != val)
-			ft_warn("%s reads back as %s (wrote %s)", k->name, now.text, text);
-	}
-	return FT_EXIT_OK;
+	snprintf(buf, len, "%s..%s", lo, hi);
 }

@@ -102,21 +102,6 @@ static const struct ft_help *ft_help_find(const char *cmd)
 	return NULL;
 }
 
-/* "4K..2M", "100..60000", "0..2" */
-void ft_knob_range(const struct ft_knob *k, char *buf, size_t len)
-{
-	char lo[32], hi[32];
-
-	if (k->kind == FT_KIND_BYTES) {
-		ft_format_bytes(k->min, lo, sizeof(lo));
-		ft_format_bytes(k->max, hi, sizeof(hi));
-	} else {
-		snprintf(lo, sizeof(lo), "%" PRIu64, k->min);
-		snprintf(hi, sizeof(hi), "%" PRIu64, k->max);
-	}
-	snprintf(buf, len, "%s..%s", lo, hi);
-}
-
 /* Words of text from column col, wrapped before column 80. */
 static void ft_print_wrapped(FILE *f, const char *text, int col)
 {
