@@ -11,7 +11,7 @@
 
 /* What one step saw: deltas since the previous step. */
 struct foliotune_fa_period {
-	unsigned long faults;		/* F: fa_read_faults */
+	unsigned long faults;		/* F: fa_read_faults - fa_read_faults_exec */
 	unsigned long near;		/* N: fa_read_faults_near */
 	unsigned long used;		/* U: fa_sample_used */
 	unsigned long unused;		/* W: fa_sample_unused */

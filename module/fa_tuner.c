@@ -253,19 +253,19 @@ static void ft_fa_auto_sample(unsigned long *v)
 	v[FT_IN_refault_file] = global_node_page_state(WORKINGSET_REFAULT_FILE);
 }
 
-static void ft_fa_auto_record(unsigned long from, unsigned long to)
+static void ft_fa_auto_record(unsigned long from, unsigned long to,
+			       const struct foliotune_fa_period *in)
 {
 	unsigned int i = ft_fa_auto.hist_next++ % FT_FA_AUTO_HIST;
-	const unsigned long *d = ft_fa_auto.delta;
 
 	ft_fa_auto.hist[i].jiffies = jiffies;
 	ft_fa_auto.hist[i].from = from;
 	ft_fa_auto.hist[i].to = to;
-	ft_fa_auto.hist[i].faults = d[FT_IN_faults] - d[FT_IN_exec];
-	ft_fa_auto.hist[i].near = d[FT_IN_near];
-	ft_fa_auto.hist[i].events = d[FT_IN_events];
-	ft_fa_auto.hist[i].used = d[FT_IN_sample_used];
-	ft_fa_auto.hist[i].unused = d[FT_IN_sample_unused];
+	ft_fa_auto.hist[i].faults = in->faults;
+	ft_fa_auto.hist[i].near = in->near;
+	ft_fa_auto.hist[i].events = ft_fa_auto.delta[FT_IN_events];
+	ft_fa_auto.hist[i].used = in->used;
+	ft_fa_auto.hist[i].unused = in->unused;
 	ft_fa_auto.hist[i].decision = ft_fa_auto.policy.decision;
 	ft_fa_auto.hist[i].old = ft_fa_auto.policy.old;
 }
@@ -286,7 +286,7 @@ static void ft_fa_auto_step_locked(void)
 		ft_fa_auto.prev[i] = now[i];
 	}
 	in = (struct foliotune_fa_period) {
-		/* code is left out (fa_policy.c) */
+		/* exec faults are not judged: see fa_policy.c */
 		.faults = d[FT_IN_faults] - d[FT_IN_exec],
 		.near = d[FT_IN_near],
 		.used = d[FT_IN_sample_used],
@@ -312,7 +312,7 @@ static void ft_fa_auto_step_locked(void)
 			ft_count(FT_fa_auto_age_changes);
 		}
 	}
-	ft_fa_auto_record(pages, target);
+	ft_fa_auto_record(pages, target, &in);
 }
 
 static void ft_fa_auto_work_fn(struct work_struct *work)
