@@ -33,21 +33,21 @@ KBUILD_RUN = scripts/kernels/kbuild-run.sh $(KVER)
 PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD := $(CURDIR)/build
-VMRUN := scripts/vm/vmrun.sh -k $(KVER)
+VMRUN := tests/vm/vmrun.sh -k $(KVER)
 
 # Debug-kernel lane (docs/debug-lane.md): the same
 # 6.12.117 built with DEBUG_VM, PAGE_TABLE_CHECK, PROVE_LOCKING, ... by
-# scripts/debug-kernel/build.sh, cached in $(FT_DEBUG_CACHE) (default
+# tests/debug-kernel/build.sh, cached in $(FT_DEBUG_CACHE) (default
 # /var/cache/foliotune).  `make FT_DEBUG_LANE=1 TARGET` builds TARGET for
 # that kernel, into build/debug/ (the stock outputs are left alone).
 .DEFAULT_GOAL := all
 ifeq ($(FT_DEBUG_LANE),1)
-DEBUG_DIR := $(shell scripts/debug-kernel/build.sh --dir)
+DEBUG_DIR := $(shell tests/debug-kernel/build.sh --dir)
 KVER := $(shell cat $(DEBUG_DIR)/release 2>/dev/null || echo 6.12.117-ftdebug)
 KDIR := $(DEBUG_DIR)/obj
 BUILD := $(CURDIR)/build/debug
 DEBUG_MODULES := $(DEBUG_DIR)/modroot/lib/modules/$(KVER)
-VMRUN := scripts/vm/vmrun.sh -k $(KVER) -K $(DEBUG_DIR)/vmlinuz -M $(DEBUG_MODULES) -t 1800
+VMRUN := tests/vm/vmrun.sh -k $(KVER) -K $(DEBUG_DIR)/vmlinuz -M $(DEBUG_MODULES) -t 1800
 $(KDIR)/Makefile:
 	$(error debug kernel not built in $(DEBUG_DIR): make debug-kernel)
 DEBUG_KALLSYMS_DEP := $(DEBUG_DIR)/vmlinuz
@@ -98,7 +98,7 @@ KLP_CONVERT := scripts/klp-convert
 # module/verified/ header) the table is its own /proc/kallsyms, which shows
 # addresses to root only; anywhere else the test box boots KVER to dump it.
 ifeq ($(and $(filter $(KVER),$(shell uname -r)),$(wildcard module/verified/$(KVER).h)),)
-$(KALLSYMS): scripts/vm/init scripts/vm/mkinitramfs.sh $(DEBUG_KALLSYMS_DEP)
+$(KALLSYMS): tests/vm/init tests/vm/mkinitramfs.sh $(DEBUG_KALLSYMS_DEP)
 	mkdir -p $(BUILD)
 	$(VMRUN) -q -- 'cat /proc/kallsyms > $@.tmp'
 	mv $@.tmp $@
@@ -235,7 +235,7 @@ modules-all:
 check-kernels: cli progs tools
 	@fail=0; for k in $(FT_KERNELS); do \
 		$(MAKE) --no-print-directory KVER=$$k kernel-module >/dev/null || { echo "not ok - kernels: $$k: module build"; fail=1; continue; }; \
-		if r=$$(scripts/kernels/smoke.sh $$k $(BUILD)/modules/$$k/foliotune.ko $(BUILD)/smoke/$$k); then \
+		if r=$$(tests/kernels/smoke.sh $$k $(BUILD)/modules/$$k/foliotune.ko $(BUILD)/smoke/$$k); then \
 			echo "ok - kernels: $$k: smoke suite, $$r"; else echo "not ok - kernels: $$k: smoke suite"; fail=1; fi; \
 	done; exit $$fail
 
@@ -268,7 +268,7 @@ check-host:
 DEBUG_MAKE = $(MAKE) --no-print-directory FT_DEBUG_LANE=1
 
 debug-kernel:
-	scripts/debug-kernel/build.sh
+	tests/debug-kernel/build.sh
 
 check-debug: debug-kernel cli progs tools
 	$(DEBUG_MAKE) debug-verified-current
@@ -297,7 +297,7 @@ debug-break-rmap: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
 # debug-verified-current regenerates it when it names another debug build
 # (a new HASH): commit the result.
 debug-verified: $(KALLSYMS)
-	scripts/debug-kernel/verified-header.sh $(KALLSYMS) $(DEBUG_DIR) > module/verified/$(KVER).h.tmp
+	tests/debug-kernel/verified-header.sh $(KALLSYMS) $(DEBUG_DIR) > module/verified/$(KVER).h.tmp
 	mv module/verified/$(KVER).h.tmp module/verified/$(KVER).h
 
 debug-verified-current:
@@ -315,49 +315,49 @@ DEBUG_ENV = FT_TEST_LOGS=$${FT_TEST_LOGS:-$(CURDIR)/build/test-logs-debug} FT_TI
 debug-run:
 	$(DEBUG_ENV) FT_STAGES="guest reliability gate" \
 		FT_SUITES="main unmap rel-input rel-security rel-faults rel-cycles rel-stress rel-peer" \
-		scripts/debug-kernel/record.sh tests/run.sh
+		tests/debug-kernel/record.sh tests/run.sh
 
 debug-catches:
-	$(DEBUG_ENV) tests/debug-catches.sh
+	$(DEBUG_ENV) tests/debug-kernel/catches.sh
 
 # The whole suite: host tests, style, and the guest suites in the test box.
 check: all ksrc mm-selftests
 	tests/run.sh
 
-# The long reliability runs (scripts/soak.sh): make soak [DURATION=2h]
+# The long reliability runs (tests/reliability/soak.sh): make soak [DURATION=2h]
 # [CYCLES=500] [SUITES='cycles faults stress peer']
 soak: all mm-selftests
-	scripts/soak.sh $(if $(DURATION),-d $(DURATION)) $(if $(CYCLES),-n $(CYCLES)) $(SUITES)
+	tests/reliability/soak.sh $(if $(DURATION),-d $(DURATION)) $(if $(CYCLES),-n $(CYCLES)) $(SUITES)
 
 demo: all
-	scripts/demo.sh
+	bench/demo.sh
 
 # Batched vs stock try_to_unmap_one in one test-box boot (~1 h under TCG with
 # the defaults).  Environment: BENCH_REPS BENCH_SECONDS BENCH_SIZE_MB
 # BENCH_ONLY BENCH_OVERHEAD BENCH_TRACE_REPS BENCH_WARMUP BENCH_KERNEL_ARGS
 # BENCH_OUT.  Results: bench/results/<date>-<commit>/results.md
 bench-unmap: module cli progs
-	scripts/bench/unmap.sh
+	bench/unmap.sh
 
 # Fault-around configurations (stock 64K, 4K, mkold=1, mkold=2, auto) on the
 # 2016 thread's app-launch workload and on sequential/strided readers, in one
 # test-box boot (~12 min idle under TCG).  Environment: see the top of
-# scripts/bench/faultaround.sh.  Results: bench/results/<date>-<commit>-faultaround/
+# bench/faultaround.sh.  Results: bench/results/<date>-<commit>-faultaround/
 bench-faultaround: module cli progs
-	scripts/bench/faultaround.sh
+	bench/faultaround.sh
 
 # Both benchmarks as one command, then the figures (gnuplot): one results
 # directory bench/results/<date>-<commit>/ with unmap/, faultaround/ (each
 # results.md + raw/), plots/ and a README.md.  Settings per benchmark:
-# BENCH_UNMAP='BENCH_REPS=1 ...' BENCH_FA='...' (see scripts/bench/all.sh).
+# BENCH_UNMAP='BENCH_REPS=1 ...' BENCH_FA='...' (see bench/all.sh).
 bench: module cli progs
-	scripts/bench/all.sh
+	bench/all.sh
 
 # The figures of an existing results directory, from its raw/ files:
 # make plots RESULTS=bench/results/DIR
 plots:
 	@test -n "$(RESULTS)" || { echo 'usage: make plots RESULTS=bench/results/DIR'; exit 1; }
-	scripts/bench/plot.sh $(RESULTS)
+	bench/plot.sh $(RESULTS)
 
 # Regenerate the knob and counter tables of docs/counters.md from
 # include/foliotune.h (tests/host/test-docs.sh checks they agree).
@@ -370,12 +370,12 @@ vm-run:
 
 # install: the module into /lib/modules/$(KVER)/updates/ (depmod), the CLI
 # and its man page; uninstall removes exactly what install created
-# (scripts/box/install.sh keeps the list).
+# (scripts/install.sh keeps the list).
 install: module cli
-	KVER=$(KVER) DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) scripts/box/install.sh install
+	KVER=$(KVER) DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) scripts/install.sh install
 
 uninstall:
-	KVER=$(KVER) DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) scripts/box/install.sh uninstall
+	KVER=$(KVER) DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) scripts/install.sh uninstall
 
 # The suites and benchmarks on the machine itself (docs/own-box.md).  They
 # reclaim memory, livepatch the kernel and poison pages: they refuse to

@@ -48,14 +48,15 @@ warn_ko=${FT_WARN_KO:-$repo/tests/modules/ft_warn_test.ko}
 mkdir -p "$logs"
 all=$logs/results.tap
 : > "$all"
-vmrun=(scripts/vm/vmrun.sh -k "$KVER" -q)
-[ -n "${FT_KERNEL_IMAGE:-}" ] && vmrun+=(-K "$FT_KERNEL_IMAGE")
-[ -n "${FT_GUEST_MODULES:-}" ] && vmrun+=(-M "$FT_GUEST_MODULES")
+. tests/vm/boot.sh
+vm_opts=(-k "$KVER" -q)
+[ -n "${FT_KERNEL_IMAGE:-}" ] && vm_opts+=(-K "$FT_KERNEL_IMAGE")
+[ -n "${FT_GUEST_MODULES:-}" ] && vm_opts+=(-M "$FT_GUEST_MODULES")
 for var in FT_KO FT_WRONG_KO; do
-	[ -n "${!var:-}" ] && vmrun+=(-e "$var=${!var}")
+	[ -n "${!var:-}" ] && vm_opts+=(-e "$var=${!var}")
 done
 # The unmap suite's per-case timeout grows with the boots' (debug kernels).
-[ "$scale" != 1 ] && vmrun+=(-e "FT_TIMEOUT=$((180 * scale))")
+[ "$scale" != 1 ] && vm_opts+=(-e "FT_TIMEOUT=$((180 * scale))")
 has_stage() { [[ $stages == *" $1 "* ]]; }
 stage_start() { stage=$1; stage_t0=$(date +%s); echo "== stage $stage"; }
 stage_end() { echo "== stage $stage took $(( $(date +%s) - stage_t0 )) s" | tee -a "$logs/timings.txt"; }
@@ -74,17 +75,11 @@ guest_suite() {
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
 	[ "${1:-}" = -- ] && shift
 	args=("$@")
-	local disk=$repo/build/vm/xfs-$name.img
-	mkdir -p "$repo/build/vm"
-	rm -f "$disk"
-	truncate -s 1G "$disk" && mkfs.xfs -q -f "$disk" || {
-		plan_of "guest $name" 1
-		echo "not ok - guest $name: scratch xfs # mkfs.xfs failed" | emit; return; }
 	local out=$logs/guest-$name.out
 	local rundir_file=$logs/rundir-$name
 	rm -f "$rundir_file"
-	"${vmrun[@]}" -d "$disk" -l "$logs/console-$name.log" -R "$rundir_file" "${opts[@]}" \
-		-s tests/guest/suite.sh "${args[@]}" > "$out" 2>&1
+	vm_boot "$repo/build/vm/xfs-$name.img" 1G "${vm_opts[@]}" -l "$logs/console-$name.log" \
+		-R "$rundir_file" "${opts[@]}" -s tests/guest/suite.sh "${args[@]}" > "$out" 2>&1
 	local rc=$?
 	local rundir planned=0 got=0 plan_note=
 	rundir=$(cat "$rundir_file" 2>/dev/null)
@@ -102,18 +97,17 @@ guest_suite() {
 	case $rc in
 	0) echo "ok - guest $name: boot, run, clean console, $got results as planned" | emit ;;
 	plan) echo "not ok - guest $name: boot, run, clean console # $plan_note" | emit ;;
-	250) echo "not ok - guest $name: died before the command started, retries exhausted" | emit ;;
-	251) echo "not ok - guest $name: kernel crashed or timed out while tests ran (see $logs/console-$name.log)" | emit
+	251) echo "not ok - guest $name: $(vm_why $rc) while tests ran (see $logs/console-$name.log)" | emit
 	     # CI keeps only this output: show what the kernel said last.
 	     echo "# last console lines of guest $name:"
 	     grep -vE '^VMRUN_' "$logs/console-$name.log" | tail -60 | sed 's/^/#   /' ;;
-	252) echo "not ok - guest $name: console gate found kernel errors (see $logs/console-$name.log)" | emit
+	252) echo "not ok - guest $name: $(vm_why $rc) (see $logs/console-$name.log)" | emit
 	     grep -A40 'console gate' "$out" | head -40 ;;
+	250|"$FT_VM_NO_SCRATCH") echo "not ok - guest $name: $(vm_why $rc)" | emit ;;
 	*) echo "not ok - guest $name: suite exit status $rc" | emit ;;
 	esac
 	[ -n "$plan_note" ] && echo "# guest $name: $plan_note" | tee -a "$all"
 	grep -h 'early boot death' "$out" | sed 's/^/# /' | tee -a "$all"
-	rm -f "$disk"
 }
 
 t0=$(date +%s)
@@ -185,7 +179,7 @@ stage_start gate
 gate_plan=1
 [ -n "${FT_LOCKDEP_KO:-}" ] && gate_plan=3	# and the lockdep, atomic_sleep reports
 plan_of gate "$gate_plan"
-"${vmrun[@]}" -t $((600 * scale)) -l "$logs/console-gate-selftest.log" -- "insmod $warn_ko" \
+"$FT_VM_DIR/vmrun.sh" "${vm_opts[@]}" -t $((600 * scale)) -l "$logs/console-gate-selftest.log" -- "insmod $warn_ko" \
 	> "$logs/gate-selftest.out" 2>&1
 rc=$?
 if [ "$rc" = 252 ] && grep -q "WARNING:.*ft_warn_test" "$logs/gate-selftest.out"; then
@@ -200,7 +194,7 @@ if [ -n "${FT_LOCKDEP_KO:-}" ]; then
 	for what in lockdep:'WARNING: possible circular locking dependency detected' \
 		    atomic_sleep:'BUG: sleeping function called from invalid context'; do
 		expect=${what#*:} what=${what%%:*}
-		"${vmrun[@]}" -t $((600 * scale)) -l "$logs/console-gate-$what.log" -- \
+		"$FT_VM_DIR/vmrun.sh" "${vm_opts[@]}" -t $((600 * scale)) -l "$logs/console-gate-$what.log" -- \
 			"insmod $FT_LOCKDEP_KO what=$what" > "$logs/gate-$what.out" 2>&1
 		rc=$?
 		if [ "$rc" = 252 ] && grep -qF "$expect" "$logs/gate-$what.out"; then

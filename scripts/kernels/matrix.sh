@@ -54,7 +54,7 @@ without it (bookworm), inside a trixie build root made once by mmdebstrap
 (`/var/cache/foliotune/buildroot-trixie`, scripts/kernels/buildroot.sh;
 scripts/kernels/kbuild-run.sh decides); bookworm builds by the host's gcc-12.
 The cloud flavour has no 9p: the test box serves its root over virtiofs
-for it (scripts/vm/vmrun.sh picks this from the build's config).
+for it (tests/vm/vmrun.sh picks this from the build's config).
 
 Other targets: `make KVER=REL` builds module, CLI and test programs for a
 verified build (an unverified one is refused with the command that verifies

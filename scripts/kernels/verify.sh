@@ -74,7 +74,7 @@ fi
 stage symbols
 syms=$cache/kernels/$kver/kallsyms.txt
 if [ ! -s "$syms" ] || [ ! -s "$cache/kernels/$kver/version.txt" ]; then
-	scripts/vm/vmrun.sh -k "$kver" -q -a nokaslr -- \
+	tests/vm/vmrun.sh -k "$kver" -q -a nokaslr -- \
 		"cat /proc/kallsyms > $work/kallsyms.txt && uname -v > $work/version.txt" ||
 		die "the test box could not boot $kver to read /proc/kallsyms (log: build/vm/runs/last/console.log)"
 	mv "$work/kallsyms.txt" "$syms.tmp" && mv "$syms.tmp" "$syms"
@@ -142,7 +142,7 @@ if [ "${FT_VERIFY_SKIP_BOOT:-0}" = 1 ]; then
 fi
 
 stage boot
-smoke=$(scripts/kernels/smoke.sh "$kver" "$ko" "$work") ||
+smoke=$(tests/kernels/smoke.sh "$kver" "$ko" "$work") ||
 	die "the smoke suite failed in the test box (above; build/verify/$kver/)"
 passed=${smoke%% *}
 echo "smoke $passed passed" >> "$work/times.txt"

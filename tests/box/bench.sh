@@ -3,7 +3,7 @@
 #
 # bench.sh - make bench-box: the benchmarks of make bench-unmap and make
 # bench-faultaround on this machine, with the same guest scripts, settings
-# (BENCH_*, see scripts/bench/unmap.sh and faultaround.sh) and reports:
+# (BENCH_*, see bench/unmap.sh and faultaround.sh) and reports:
 # bench/results/<date>-<commit>-box[-faultaround]/results.md (+ raw/),
 # labelled with this machine's CPU model.  Settings: tests/box/box.sh, and
 #   FT_BOX_BENCH   benchmarks to run (default "unmap faultaround")
@@ -12,7 +12,7 @@ set -u
 . "$(dirname "$0")/box.sh"
 box_preflight bench
 cd "$FT_BOX_REPO" || exit 2
-. "$FT_BOX_REPO/scripts/bench/lib.sh"
+. "$FT_BOX_REPO/bench/lib.sh"
 benches=${FT_BOX_BENCH:-unmap faultaround}
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -30,7 +30,7 @@ results_dir() {
 	mkdir -p "$out/raw" && (cd "$out" && pwd)
 }
 
-# host_meta: what scripts/bench/*.sh write on the host, for this machine.
+# host_meta: what bench/*.sh write on the host, for this machine.
 host_meta() {
 	echo "command $(for v in FT_BOX_BENCH FT_BOX_ZRAM BENCH_REPS BENCH_SECONDS BENCH_SIZE_MB BENCH_ONLY \
 		BENCH_OVERHEAD BENCH_TRACE_REPS BENCH_WARMUP BENCH_CONFIGS; do
@@ -43,9 +43,9 @@ trap 'exit 130' INT TERM
 rc=0
 for b in $benches; do
 	case $b in
-	unmap)		out=$(results_dir "") guest=scripts/bench/unmap-guest.sh report=scripts/bench/report.sh ;;
-	faultaround)	out=$(results_dir -faultaround) guest=scripts/bench/faultaround-guest.sh
-			report=scripts/bench/faultaround-report.sh ;;
+	unmap)		out=$(results_dir "") guest=bench/unmap-guest.sh report=bench/unmap-report.sh ;;
+	faultaround)	out=$(results_dir -faultaround) guest=bench/faultaround-guest.sh
+			report=bench/faultaround-report.sh ;;
 	*)		echo "bench-box: unknown benchmark $b (unmap, faultaround)" >&2; rc=2; continue ;;
 	esac
 	[ -n "$out" ] || exit 2
@@ -58,7 +58,7 @@ for b in $benches; do
 	box_teardown
 	box_dmesg "$out/raw/console.log"
 	# the console gate's verdict takes the place of the test box's exit 252
-	scripts/vm/console-gate.sh "$out/raw/console.log" || grc=252
+	tests/vm/console-gate.sh "$out/raw/console.log" || grc=252
 	{
 		echo "vmrun_exit $grc"
 		echo "host_seconds $(( $(date +%s) - t0 ))"

@@ -54,7 +54,7 @@ done
 box_teardown
 trap - EXIT
 box_dmesg "$logs/dmesg.txt"
-if scripts/vm/console-gate.sh "$logs/dmesg.txt"; then
+if tests/vm/console-gate.sh "$logs/dmesg.txt"; then
 	echo "ok - box: clean kernel log (console gate)" | emit
 else
 	echo "not ok - box: console gate found kernel errors in $logs/dmesg.txt" | emit

@@ -21,7 +21,7 @@ trap 'rm -f "$tree"' EXIT
 rev=$(git stash create 2>/dev/null)
 git archive --prefix=ft/ -o "$tree" "${rev:-HEAD}" || exit 2
 rundir_file=$logs/rundir-box-proof
-scripts/vm/vmrun.sh -k "$KVER" -q -t "${FT_PROOF_TIMEOUT:-5400}" -l "$logs/console-box-proof.log" \
+tests/vm/vmrun.sh -k "$KVER" -q -t "${FT_PROOF_TIMEOUT:-5400}" -l "$logs/console-box-proof.log" \
 	-R "$rundir_file" -e "FT_PROOF_TESTS=${FT_PROOF_TESTS:-test-lifecycle test-knobs test-cli}" \
 	-s tests/box/qemu-proof-guest.sh "$tree" > "$logs/box-proof.out" 2>&1
 rc=$?

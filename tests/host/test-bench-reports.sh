@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The benchmark reports (scripts/bench/report.sh, faultaround-report.sh)
+# The benchmark reports (bench/unmap-report.sh, faultaround-report.sh)
 # rebuild results.md from the raw files alone: run both on the raw.tar.xz
 # archives of the latest committed sessions and on the smoke fixture, and
 # check that they finish, write the sections people read and reproduce the
@@ -29,7 +29,7 @@ report() {
 	local script=$1 d=$2 n=$3
 	mkdir -p "$w/$n"
 	if [ -f "$d/raw.tar.xz" ]; then cp "$d/raw.tar.xz" "$w/$n/"; else cp -r "$d/raw" "$w/$n/"; fi
-	if "$repo/scripts/bench/$script" "$w/$n" > "$w/$n.log" 2>&1; then
+	if "$repo/bench/$script" "$w/$n" > "$w/$n.log" 2>&1; then
 		ok "reports: $script rebuilds results.md of $n"
 	else
 		not_ok "reports: $script rebuilds results.md of $n" "$(tail -3 "$w/$n.log" | tr '\n' '|')"
@@ -55,12 +55,12 @@ for d in "$unmap" "$fa"; do
 done
 check "reports: fixture $smoke/faultaround/raw" test -d "$smoke/faultaround/raw"
 
-report report.sh "$unmap" unmap
-has "reports: report.sh writes its sections" "$w/unmap/results.md" \
+report unmap-report.sh "$unmap" unmap
+has "reports: unmap-report.sh writes its sections" "$w/unmap/results.md" \
 	"## Batched vs stock" "## Module loaded with unmap_batch=0 vs no module" \
 	"## Time inside try_to_unmap_one per call" "## What batching can gain here" \
 	"## Benchmarks and exact commands"
-has "reports: report.sh names the stalled run of that boot" "$w/unmap/results.md" \
+has "reports: unmap-report.sh names the stalled run of that boot" "$w/unmap/results.md" \
 	"seed.stock.5: loops/s 0.12 against a median of 116.60"
 same_as_committed "$unmap" unmap
 
@@ -77,8 +77,8 @@ has "reports: faultaround-report.sh reads the smoke fixture's runs" "$w/smoke-fa
 	"## launch-zram: launch latency" "## seqread: fault-around"
 
 mkdir -p "$w/none"
-"$repo/scripts/bench/report.sh" "$w/none" > /dev/null 2>&1
-check_eq "reports: report.sh without raw/ or raw.tar.xz exits 2" 2 "$?"
+"$repo/bench/unmap-report.sh" "$w/none" > /dev/null 2>&1
+check_eq "reports: unmap-report.sh without raw/ or raw.tar.xz exits 2" 2 "$?"
 
 # Committed sessions: results.md, plots and one raw.tar.xz, never raw/ (pack.sh).
 if git -C "$repo" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
@@ -93,20 +93,20 @@ if git -C "$repo" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
 			ok "reports: bench/results/$n is results, plots and raw.tar.xz"
 		else
 			not_ok "reports: bench/results/$n is results, plots and raw.tar.xz" \
-				"$(printf '%s\n' "$files" | wc -l) files, $raw under raw/, $arch archives, $res results.md: run scripts/bench/pack.sh"
+				"$(printf '%s\n' "$files" | wc -l) files, $raw under raw/, $arch archives, $res results.md: run bench/pack.sh"
 		fi
 	done
 fi
 
 # make bench-box writes "accel box": the reports name the machine's CPU
 # and do not call its figures emulator figures.
-for r in unmap:report.sh fa:faultaround-report.sh; do
+for r in unmap:unmap-report.sh fa:faultaround-report.sh; do
 	name=${r%%:*} script=${r#*:}
 	mkdir -p "$w/box-$name"
 	tar -xf "$([ "$name" = unmap ] && echo "$unmap" || echo "$fa")/raw.tar.xz" -C "$w/box-$name"
 	sed -i 's/^accel .*/accel box/' "$w/box-$name/raw/host-meta.txt"
 	sed -i 's/^guest_cpu_model .*/guest_cpu_model Intel(R) Xeon(R) Test CPU @ 2.00GHz/' "$w/box-$name/raw/guest-meta.txt"
-	"$repo/scripts/bench/$script" "$w/box-$name" > /dev/null 2>&1
+	"$repo/bench/$script" "$w/box-$name" > /dev/null 2>&1
 	cpus=$(awk '$1 == "guest_cpus" { print $2 }' "$w/box-$name/raw/guest-meta.txt")
 	if grep -qF "measured on Intel(R) Xeon(R) Test CPU @ 2.00GHz, $cpus CPUs" "$w/box-$name/results.md" &&
 		! grep -q 'QEMU TCG\|emulator figures\|emulator times' "$w/box-$name/results.md"; then

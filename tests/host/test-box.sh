@@ -139,12 +139,12 @@ else
 fi
 
 # dkms's pre-build hook: one line for an unverified build
-out=$(scripts/box/dkms-check.sh 6.1.0-57-amd64 2>&1)
+out=$(scripts/dkms-check.sh 6.1.0-57-amd64 2>&1)
 rc=$?
 if [ "$rc" != 0 ] && [ "$(echo "$out" | wc -l)" = 1 ] && [[ $out == *"is not verified"* ]]; then
 	ok "dkms: the pre-build hook refuses an unverified build in one line"
 else
 	not_ok "dkms: the pre-build hook refuses an unverified build in one line" "exit $rc: $out"
 fi
-grep -q '^PRE_BUILD="scripts/box/dkms-check.sh ${kernelver}"$' dkms.conf
+grep -q '^PRE_BUILD="scripts/dkms-check.sh ${kernelver}"$' dkms.conf
 check "dkms: dkms.conf runs the hook before building" test $? = 0

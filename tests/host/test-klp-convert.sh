@@ -380,7 +380,7 @@ fi
 
 # --- optional: load a converted module in the test box ----------------------
 #
-# VM=1 boots the target kernel (scripts/vm/vmrun.sh) and loads a module that
+# VM=1 boots the target kernel (tests/vm/vmrun.sh) and loads a module that
 # calls kallsyms_lookup_name(), reads sysctl_max_map_count and takes the
 # address of the last of the duplicated vmlinux init_once symbols, all via
 # livepatch relocations resolved from the target's real kallsyms copy
@@ -434,7 +434,7 @@ GUEST
 		"${KBUILD_RUN[@]}" make -C "$KDIR" M="$V" KBUILD_EXTRA_SYMBOLS="$V/klp.symvers" modules >"$V/build.log" 2>&1 &&
 		kc --list "$V/list" --kallsyms "$REAL_KALLSYMS" --symvers "$KDIR/Module.symvers" \
 			"$V/kc_vm.ko" "$V/kc_vm-klp.ko"
-	"$TOP/scripts/vm/vmrun.sh" -k "$KVER" -s "$V/guest.sh" "$V" >"$V/vm.out" 2>&1
+	"$TOP/tests/vm/vmrun.sh" -k "$KVER" -s "$V/guest.sh" "$V" >"$V/vm.out" 2>&1
 	got=$(sed -n 's/^got //p' "$V/vm.out")
 	want=$(sed -n 's/^want //p' "$V/vm.out")
 	expect "load in the test box: direct call, data read and sympos resolve as in /proc/kallsyms" \

@@ -21,6 +21,7 @@
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 1
+. tests/vm/boot.sh
 KVER=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
 logs=${FT_TEST_LOGS:-$repo/build/test-logs-mutants}
 mkdir -p "$logs" "$repo/build/vm"
@@ -52,14 +53,11 @@ for m in "${names[@]}"; do
 		missed=$((missed + 1))
 		continue
 	fi
-	disk=$repo/build/vm/xfs-mutant.img
-	rm -f "$disk"
-	truncate -s 1G "$disk" && mkfs.xfs -q -f "$disk" || { echo "mkfs.xfs failed"; exit 1; }
 	vmenv=()
 	for e in $env; do vmenv+=(-e "$e"); done
 	rm -f "$logs/rundir-$m"
 	# shellcheck disable=SC2086  # Tests: is a list of scripts
-	scripts/vm/vmrun.sh -k "$KVER" -q -t "${tmo:-1200}" -d "$disk" -l "$logs/console-$m.log" \
+	vm_boot "$repo/build/vm/xfs-mutant.img" 1G -k "$KVER" -q -t "${tmo:-1200}" -l "$logs/console-$m.log" \
 		-R "$logs/rundir-$m" "${vmenv[@]}" -- \
 		"mount --bind '$repo/$art' '$repo/$target' && cmp -s '$repo/$art' '$repo/$target' ||
 			{ echo 'cannot bind the mutant'; exit 3; }

@@ -6,7 +6,7 @@
 FT_REL=$FT_REPO/tests/reliability
 FT_RELBIN=$FT_REL/ft_rel
 FT_CLI=$FT_REPO/userspace/foliotune
-FT_REL_MODE=${FT_REL_MODE:-ci}	# ci or long (scripts/soak.sh sets long)
+FT_REL_MODE=${FT_REL_MODE:-ci}	# ci or long (tests/reliability/soak.sh sets long)
 FT_CG=/sys/fs/cgroup
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
@@ -30,7 +30,7 @@ knob_random_value() {
 # foliotune_try_to_unmap_one(): a text_poke_bp() per flip.  Multi-threaded
 # TCG got that wrong ("Oops: int3" at the site, the stock kernel too when
 # its own static calls are re-patched under load), so the test box runs
-# single-threaded TCG (scripts/vm/vmrun.sh) and every knob is flipped.
+# single-threaded TCG (tests/vm/vmrun.sh) and every knob is flipped.
 # reclaim_probes arms and disarms two kprobes on ftrace sites: text
 # patching too.
 FT_REL_FLIP_SAFE="unmap_batch fault_around_bytes fault_around_auto_max_bytes fault_around_mkold fault_around_auto fault_around_auto_age reclaim_probes"

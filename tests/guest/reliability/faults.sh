@@ -18,7 +18,7 @@
 #     and poison run around them; swapoff under load; memcg removal; pool
 #     shrink to 0 - no "Bad page state", no leaked counters.
 #
-# FT_REL_MODE=long (scripts/soak.sh): more cases, longer pins.
+# FT_REL_MODE=long (tests/reliability/soak.sh): more cases, longer pins.
 # FT_REL_NOMODULE=1 runs 3 and 4 on the stock kernel (to tell a foliotune
 # bug from a kernel one when something fails).
 . "$(dirname "$0")/../../lib.sh"
@@ -127,7 +127,7 @@ echo "$thp0" > /sys/kernel/mm/transparent_hugepage/enabled
 dmesg_since "$mark" | grep -E 'Memory failure|memory corruption|Injecting' > "$w/mf"
 echo "# $(wc -l < "$w/mf") memory-failure kernel lines, e.g.:"; head -4 "$w/mf" | sed 's/^/#   /'
 check "faults: hwpoison: kernel reported the injected failures" test -s "$w/mf"
-if "$FT_REPO/scripts/vm/console-gate.sh" "$w/mf" 2>/dev/null; then
+if "$FT_REPO/tests/vm/console-gate.sh" "$w/mf" 2>/dev/null; then
 	ok "faults: hwpoison: the console gate does not match 'Memory failure:' lines"
 else
 	not_ok "faults: hwpoison: the console gate does not match 'Memory failure:' lines" \

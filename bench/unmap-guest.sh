@@ -3,8 +3,8 @@
 #
 # unmap-guest.sh OUTDIR - the batched-unmap benchmarks, inside the test box.
 #
-# Started by scripts/bench/unmap.sh (one boot); writes raw files only, into
-# OUTDIR/raw/ (scripts/bench/report.sh turns them into OUTDIR/results.md).
+# Started by bench/unmap.sh (one boot); writes raw files only, into
+# OUTDIR/raw/ (bench/unmap-report.sh turns them into OUTDIR/results.md).
 #
 # Setup: scratch xfs on /dev/vda (FT_SCRATCH_DEV), zram swap, foliotune loaded.  Then, for
 # rep = 1..BENCH_REPS and every benchmark, one stock (unmap_batch=0) and one
@@ -37,7 +37,7 @@ set -uo pipefail
 out=${1:?usage: unmap-guest.sh OUTDIR}
 raw=$out/raw
 mkdir -p "$raw" || exit 2
-repo=${FT_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
+repo=${FT_REPO:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=SCRIPTDIR/../../tests/lib.sh
 . "$repo/tests/lib.sh"
 

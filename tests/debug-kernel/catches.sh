@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# debug-catches.sh - the debug-kernel lane must catch a broken foliotune.
+# catches.sh - the debug-kernel lane must catch a broken foliotune.
 # (make check-debug-catches; docs/debug-lane.md.)
 #
 # Boots the debug kernel with the TEST-ONLY build made with
@@ -13,7 +13,7 @@
 # Environment: the FT_* of tests/run.sh (set by the Makefile), and
 # FT_CATCH_CASES (default: the 512- and 16-PTE batch cases).
 set -uo pipefail
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 1
 KVER=${KVER:?KVER: the debug kernel release}
 logs=${FT_TEST_LOGS:-$repo/build/test-logs-debug}
@@ -32,21 +32,14 @@ if ! modinfo -F vermagic "$broken" | grep -q "^$KVER "; then
 	exit 1
 fi
 
-vmrun=(scripts/vm/vmrun.sh -k "$KVER" -q -t $((600 * scale)))
-[ -n "${FT_KERNEL_IMAGE:-}" ] && vmrun+=(-K "$FT_KERNEL_IMAGE")
-[ -n "${FT_GUEST_MODULES:-}" ] && vmrun+=(-M "$FT_GUEST_MODULES")
+. tests/vm/boot.sh
+vm_opts=(-k "$KVER" -q -t $((600 * scale)))
+[ -n "${FT_KERNEL_IMAGE:-}" ] && vm_opts+=(-K "$FT_KERNEL_IMAGE")
+[ -n "${FT_GUEST_MODULES:-}" ] && vm_opts+=(-M "$FT_GUEST_MODULES")
 log=$logs/console-catches.log
-disk=$repo/build/vm/xfs-catches.img
-mkdir -p "$repo/build/vm"
-rm -f "$disk"
-truncate -s 1G "$disk" && mkfs.xfs -q -f "$disk" || {
-	echo "not ok - debug lane catches a broken build # mkfs.xfs of the scratch disk failed"
-	exit 1
-}
-trap 'rm -f "$disk"' EXIT
 # The workload: the integrity cases with batching on, from the pageout
 # source (MADV_PAGEOUT), with zram swap for the anon case.
-"${vmrun[@]}" -d "$disk" -l "$log" -e "FT_KO=$broken" -e "FT_CASES=$cases" -- \
+vm_boot "$repo/build/vm/xfs-catches.img" 1G "${vm_opts[@]}" -l "$log" -e "FT_KO=$broken" -e "FT_CASES=$cases" -- \
 	'. tests/lib.sh; modprobe virtio_blk; modprobe xfs; mkdir -p $FT_XFS
 	 mount /dev/vda $FT_XFS || { echo "scratch xfs: mount failed"; exit 3; }
 	 ft_zram_swap 1G; ft_load || { echo "insmod failed"; exit 3; }

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Sourced by the report and plot scripts.  A results directory holds its raw
-# files as raw/ (a fresh run) or as raw.tar.xz (committed: scripts/bench/pack.sh
+# files as raw/ (a fresh run) or as raw.tar.xz (committed: bench/pack.sh
 # turns raw/ into one archive), and both scripts read either.
 #
 # bench_raw DIR: set BENCH_RAW to DIR/raw, or to DIR/raw.tar.xz unpacked in a

@@ -6,14 +6,14 @@
 # Shutemov's old pre-mapped PTEs) with foliotune's knobs, in ONE test-box
 # boot, and write bench/results/<date>-<commit>-faultaround/results.md.
 #
-#   make && make -C tests/progs && scripts/bench/faultaround.sh
+#   make && make -C tests/progs && bench/faultaround.sh
 #
 # Builds nothing: it needs module/foliotune.ko (with the fault-around
 # knobs), userspace/foliotune, tests/progs/ft_applaunch, ft_seqread and
 # ft_spawn.
 # It makes a scratch xfs image, boots the test box once
-# (scripts/vm/vmrun.sh -s scripts/bench/faultaround-guest.sh), then runs
-# scripts/bench/faultaround-report.sh.  Raw files: OUTDIR/raw/.
+# (tests/vm/vmrun.sh -s bench/faultaround-guest.sh), then runs
+# bench/faultaround-report.sh.  Raw files: OUTDIR/raw/.
 #
 # Environment (passed to the guest; see faultaround-guest.sh):
 #   BENCH_REPS (3)      repetitions of every scenario x configuration
@@ -35,11 +35,11 @@
 #
 # Duration at the defaults: ~12 min on an idle 2-CPU host under TCG (26 min
 # measured at host load average 7-9).  Smoke run (~2-4 min):
-#   BENCH_REPS=1 BENCH_ONLY=launch-zram,seqread BENCH_CONFIGS=stock,fa4k scripts/bench/faultaround.sh
+#   BENCH_REPS=1 BENCH_ONLY=launch-zram,seqread BENCH_CONFIGS=stock,fa4k bench/faultaround.sh
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
+repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 2
 . "$here/lib.sh"
 
@@ -47,7 +47,7 @@ VARS="BENCH_REPS BENCH_ONLY BENCH_CONFIGS BENCH_WARMUP BENCH_APPS BENCH_APP_MB B
 	BENCH_ANON_MB BENCH_LIMIT_MB BENCH_ROUNDS BENCH_LAUNCH_ARGS BENCH_ZRAM_MB BENCH_SEQ_MB
 	BENCH_SEQ_PATTERNS BENCH_SEQ_PASSES BENCH_SEQ_SECONDS BENCH_AUTO_MAX BENCH_SPAWN_SECONDS"
 cmdline="$(for v in $VARS BENCH_MEM; do
-	[ -n "${!v+x}" ] && printf '%s=%q ' "$v" "${!v}"; done)scripts/bench/faultaround.sh"
+	[ -n "${!v+x}" ] && printf '%s=%q ' "$v" "${!v}"; done)bench/faultaround.sh"
 [ $# -gt 0 ] && { echo "faultaround.sh takes no arguments (environment only)" >&2; exit 1; }
 
 for f in module/foliotune.ko userspace/foliotune tests/progs/ft_applaunch tests/progs/ft_seqread tests/progs/ft_spawn; do
@@ -115,28 +115,20 @@ scratch=${BENCH_SCRATCH:-$repo/bench/.scratch}
 mkdir -p "$scratch" || exit 2
 img=$(mktemp "$scratch/fa-xfs.XXXXXX.img") || exit 2
 trap 'rm -f "$img"' EXIT
-truncate -s 2G "$img" && mkfs.xfs -q -f "$img" || exit 2
 
 echo "faultaround.sh: $cmdline"
 echo "faultaround.sh: results in $out; estimated $((est / 60)) min $((est % 60)) s under $accel, timeout $timeout_s s"
-t0=$(date +%s)
 args=()
 for v in $VARS; do
 	[ -n "${!v+x}" ] && args+=("$v=${!v}")
 done
-scripts/vm/vmrun.sh -m "${BENCH_MEM:-2G}" -c 2 -t "$timeout_s" -d "$img" \
-	-l "$out/raw/console.log" -s "$here/faultaround-guest.sh" "$out" "${args[@]}"
+bench_boot "$out" "$img" 2G -m "${BENCH_MEM:-2G}" -c 2 -t "$timeout_s" \
+	-s "$here/faultaround-guest.sh" "$out" "${args[@]}"
 rc=$?
-{
-	echo "vmrun_exit $rc"
-	echo "host_seconds $(( $(date +%s) - t0 ))"
-	echo "host_loadavg_after $(cut -d' ' -f1-3 /proc/loadavg)"
-} >> "$out/raw/host-meta.txt"
-[ "$rc" = 0 ] || echo "faultaround.sh: test box exit status $rc (see $out/raw/console.log)" >&2
 
 if ! "$here/faultaround-report.sh" "$out" > /dev/null && [ "$rc" = 0 ]; then
 	rc=2
 fi
 [ -f "$out/results.md" ] && cat "$out/results.md"
-echo "faultaround.sh: $out/results.md (to commit it, first scripts/bench/pack.sh $out)"
+echo "faultaround.sh: $out/results.md (to commit it, first bench/pack.sh $out)"
 exit "$rc"

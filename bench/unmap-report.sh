@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# report.sh DIR - turn the raw files of scripts/bench/unmap.sh (DIR/raw/ or
+# report.sh DIR - turn the raw files of bench/unmap.sh (DIR/raw/ or
 # DIR/raw.tar.xz) into DIR/results.md, and print it.  Needs only bash, tar
 # and a POSIX awk.
 #

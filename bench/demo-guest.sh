@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# demo-guest.sh OUTDIR - the guest half of scripts/demo.sh (runs inside the
+# demo-guest.sh OUTDIR - the guest half of bench/demo.sh (runs inside the
 # test box, started by vmrun.sh -s).  Every step prints one "[demo] ..."
 # line with the seconds since the guest started, so a person watching the
 # terminal knows what the emulated machine is doing.

@@ -6,10 +6,10 @@
 #
 #   bench/results/<date>-<commit>/
 #     README.md            what is where, the exact command
-#     unmap/results.md     batched vs stock try_to_unmap_one (scripts/bench/report.sh)
+#     unmap/results.md     batched vs stock try_to_unmap_one (bench/unmap-report.sh)
 #     unmap/raw/           its records, outputs, bpftrace maps, console log
-#     faultaround/results.md, faultaround/raw/   (scripts/bench/faultaround-report.sh)
-#     plots/*.png *.svg *.dat   (scripts/bench/plot.sh, from the raw/ dirs)
+#     faultaround/results.md, faultaround/raw/   (bench/faultaround-report.sh)
+#     plots/*.png *.svg *.dat   (bench/plot.sh, from the raw/ dirs)
 #
 # Two test-box boots, one per benchmark script (each sets up its own disk,
 # swap and module state and is calibrated on its own; merging them would
@@ -18,9 +18,9 @@
 #
 # Environment:
 #   BENCH_OUT      results directory (default bench/results/<date>-<commit>)
-#   BENCH_UNMAP    settings for scripts/bench/unmap.sh only, e.g.
+#   BENCH_UNMAP    settings for bench/unmap.sh only, e.g.
 #                  "BENCH_REPS=1 BENCH_ONLY=seed,file2m BENCH_SIZE_MB=32"
-#   BENCH_FA       settings for scripts/bench/faultaround.sh only, e.g.
+#   BENCH_FA       settings for bench/faultaround.sh only, e.g.
 #                  "BENCH_REPS=1 BENCH_ONLY=seqread BENCH_CONFIGS=stock,fa4k"
 #   BENCH_SKIP     "unmap" or "faultaround" to run only the other one
 # Other BENCH_* variables reach both scripts unchanged (BENCH_KERNEL_ARGS,
@@ -29,7 +29,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
+repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 2
 [ $# -gt 0 ] && { echo "all.sh takes no arguments (environment only)" >&2; exit 1; }
 
@@ -62,14 +62,14 @@ run() {
 
 rc=0 ran=()	# ran: the benchmarks this command ran
 case $skip in *" unmap "*) ;; *)
-	run unmap scripts/bench/unmap.sh "${BENCH_UNMAP:-}" || rc=1; ran+=(unmap) ;;
+	run unmap bench/unmap.sh "${BENCH_UNMAP:-}" || rc=1; ran+=(unmap) ;;
 esac
 case $skip in *" faultaround "*) ;; *)
-	run faultaround scripts/bench/faultaround.sh "${BENCH_FA:-}" || rc=1; ran+=(faultaround) ;;
+	run faultaround bench/faultaround.sh "${BENCH_FA:-}" || rc=1; ran+=(faultaround) ;;
 esac
 
 echo "bench: == plots"
-scripts/bench/plot.sh "$out" || rc=1
+bench/plot.sh "$out" || rc=1
 
 {
 	echo "# foliotune benchmarks: $(basename "$out")"
@@ -79,7 +79,7 @@ scripts/bench/plot.sh "$out" || rc=1
 	echo
 	case $(basename "$out") in *smoke*) echo "> **SMOKE RUN** (a short run to check the scripts): not a result."; echo ;; esac
 	echo "- command: \`$(for v in BENCH_OUT BENCH_UNMAP BENCH_FA BENCH_SKIP BENCH_KERNEL_ARGS; do
-		[ -n "${!v:-}" ] && printf "%s='%s' " "$v" "${!v}"; done)make bench\` (scripts/bench/all.sh)"
+		[ -n "${!v:-}" ] && printf "%s='%s' " "$v" "${!v}"; done)make bench\` (bench/all.sh)"
 	echo "- commit: \`$commit\`, date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	for r in unmap faultaround; do
 		[ -d "$out/$r/raw" ] || [ -f "$out/$r/raw.tar.xz" ] || continue
@@ -90,7 +90,7 @@ scripts/bench/plot.sh "$out" || rc=1
 	echo "## Figures"
 	echo
 	rel=$out; case $out in "$repo"/*) rel=${out#"$repo"/} ;; esac
-	echo "Made by \`scripts/bench/plot.sh $rel\` from the raw/ files"
+	echo "Made by \`bench/plot.sh $rel\` from the raw/ files"
 	echo "(each PNG has an SVG and the .dat it plotted next to it)."
 	echo
 	for p in unmap-time unmap-speedup unmap-batches fa-launch fa-seqread; do
@@ -98,5 +98,5 @@ scripts/bench/plot.sh "$out" || rc=1
 	done
 } > "$out/README.md"
 echo "bench: $out/README.md"
-echo "bench: to commit it, first scripts/bench/pack.sh $out (raw/ -> raw.tar.xz)"
+echo "bench: to commit it, first bench/pack.sh $out (raw/ -> raw.tar.xz)"
 exit "$rc"

@@ -4,12 +4,12 @@
 # unmap.sh - benchmark the batched try_to_unmap_one against the stock
 # algorithm (unmap_batch=0) and against no module, in ONE test-box boot.
 #
-#   make && scripts/bench/unmap.sh            (or: make bench-unmap)
+#   make && bench/unmap.sh            (or: make bench-unmap)
 #
 # Builds nothing: it needs module/foliotune.ko, userspace/foliotune and
 # tests/progs/ft_*_bench from `make`.  It makes a scratch xfs image, boots
-# the test box once (scripts/vm/vmrun.sh) running scripts/bench/unmap-guest.sh,
-# then scripts/bench/report.sh.  Results: bench/results/<date>-<commit>/
+# the test box once (tests/vm/vmrun.sh) running bench/unmap-guest.sh,
+# then bench/unmap-report.sh.  Results: bench/results/<date>-<commit>/
 # (results.md + raw/).
 #
 # Environment (passed to the guest):
@@ -26,13 +26,13 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
+repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 2
 . "$here/lib.sh"
 
 cmdline="$(for v in BENCH_REPS BENCH_SECONDS BENCH_SIZE_MB BENCH_ONLY BENCH_OVERHEAD \
 	BENCH_TRACE_REPS BENCH_WARMUP BENCH_MEM BENCH_KERNEL_ARGS BENCH_OUT; do
-	[ -n "${!v+x}" ] && printf '%s=%q ' "$v" "${!v}"; done)scripts/bench/unmap.sh"
+	[ -n "${!v+x}" ] && printf '%s=%q ' "$v" "${!v}"; done)bench/unmap.sh"
 [ $# -gt 0 ] && { echo "unmap.sh takes no arguments (environment only)" >&2; exit 1; }
 
 for f in module/foliotune.ko userspace/foliotune tests/progs/ft_pageout_bench \
@@ -102,30 +102,21 @@ cp module/foliotune.ko "$ko" || exit 2
 		echo "dirty_files $(git status --porcelain --untracked-files=no | awk '{ print $2 }' | tr '\n' ' ')"
 } >> "$out/raw/host-meta.txt"
 img_mb=$(( size * 2 + 1024 > 2048 ? size * 2 + 1024 : 2048 ))
-truncate -s "${img_mb}M" "$img" && mkfs.xfs -q -f "$img" || exit 2
 
 echo "unmap.sh: $cmdline"
 echo "unmap.sh: results in $out; estimated $((est / 60)) min under $accel, timeout $timeout_s s"
-t0=$(date +%s)
 export BENCH_REPS=$reps BENCH_SECONDS=$secs BENCH_SIZE_MB=$size
 kargs=()
 [ -n "${BENCH_KERNEL_ARGS:-}" ] && kargs=(-a "$BENCH_KERNEL_ARGS")
-scripts/vm/vmrun.sh -m "${BENCH_MEM:-4G}" -c 2 -t "$timeout_s" -d "$img" "${kargs[@]}" \
-	-l "$out/raw/console.log" -- \
+bench_boot "$out" "$img" "${img_mb}M" -m "${BENCH_MEM:-4G}" -c 2 -t "$timeout_s" "${kargs[@]}" -- \
 	"export FT_KO=$(printf %q "$ko"); $(for v in BENCH_REPS BENCH_SECONDS BENCH_SIZE_MB BENCH_ONLY BENCH_OVERHEAD \
 		BENCH_TRACE_REPS BENCH_WARMUP; do
 		[ -n "${!v+x}" ] && printf 'export %s=%q; ' "$v" "${!v}"; done)" \
 	"bash $(printf %q "$here/unmap-guest.sh") $(printf %q "$out")"
 rc=$?
-{
-	echo "vmrun_exit $rc"
-	echo "host_seconds $(( $(date +%s) - t0 ))"
-	echo "host_loadavg_after $(cut -d' ' -f1-3 /proc/loadavg)"
-} >> "$out/raw/host-meta.txt"
-[ "$rc" = 0 ] || echo "unmap.sh: test box exit status $rc (see $out/raw/console.log)" >&2
 
-if ! "$here/report.sh" "$out" && [ "$rc" = 0 ]; then
+if ! "$here/unmap-report.sh" "$out" && [ "$rc" = 0 ]; then
 	rc=2
 fi
-echo "unmap.sh: $out/results.md (to commit it, first scripts/bench/pack.sh $out)"
+echo "unmap.sh: $out/results.md (to commit it, first bench/pack.sh $out)"
 exit "$rc"

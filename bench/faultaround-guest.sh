@@ -4,9 +4,9 @@
 # faultaround-guest.sh OUTDIR [BENCH_VAR=VALUE]... - the fault-around
 # benchmarks, inside the test box.
 #
-# Started by scripts/bench/faultaround.sh (one boot, vmrun.sh -s); the host
+# Started by bench/faultaround.sh (one boot, vmrun.sh -s); the host
 # passes its BENCH_* settings as VAR=VALUE arguments.  Writes raw files
-# only, into OUTDIR/raw/ (scripts/bench/faultaround-report.sh makes
+# only, into OUTDIR/raw/ (bench/faultaround-report.sh makes
 # OUTDIR/results.md from them).
 #
 # Setup: scratch xfs on /dev/vda (FT_SCRATCH_DEV) at /mnt/ft-xfs, zram swap, foliotune
@@ -60,7 +60,7 @@ for kv in "$@"; do
 done
 raw=$out/raw
 mkdir -p "$raw" || exit 2
-repo=${FT_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
+repo=${FT_REPO:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../../tests/lib.sh
 . "$repo/tests/lib.sh"
 

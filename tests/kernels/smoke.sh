@@ -12,13 +12,11 @@ kver=${1:?usage: smoke.sh KVER KO OUTDIR}
 ko=${2:?usage: smoke.sh KVER KO OUTDIR}
 out=${3:?usage: smoke.sh KVER KO OUTDIR}
 mkdir -p "$out"
-disk=$out/xfs.img
 rm -f "$out/smoke.tap" "$out/rundir"
-truncate -s 1G "$disk" && mkfs.xfs -q -f "$disk" || { echo "smoke $kver: mkfs.xfs failed" >&2; exit 1; }
-scripts/vm/vmrun.sh -k "$kver" -q -t 1800 -d "$disk" -e "FT_KO=$ko" -l "$out/console.log" \
+. tests/vm/boot.sh
+vm_boot "$out/xfs.img" 1G -k "$kver" -q -t 1800 -e "FT_KO=$ko" -l "$out/console.log" \
 	-R "$out/rundir" -s tests/guest/smoke.sh
 rc=$?
-rm -f "$disk"
 tap=$(cat "$out/rundir" 2>/dev/null)/results.tap
 [ -f "$tap" ] && cp "$tap" "$out/smoke.tap"
 passed=$(grep -c '^ok - ' "$out/smoke.tap" 2>/dev/null)

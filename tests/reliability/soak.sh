@@ -4,7 +4,7 @@
 # soak.sh - the long, on-demand versions of foliotune's reliability suites
 # (tests/guest/reliability/*.sh), each in its own boot of the test box.
 #
-#   scripts/soak.sh [-d DURATION] [-n CYCLES] [SUITE...]
+#   tests/reliability/soak.sh [-d DURATION] [-n CYCLES] [SUITE...]
 #   make soak [DURATION=2h] [CYCLES=500] [SUITES='cycles faults']
 #
 # SUITE: cycles (default 500 load/unload cycles under reclaim),
@@ -20,7 +20,7 @@
 # Output: the result lines of every suite, then "N passed, N failed";
 # logs in build/soak-logs/.  Exit status 0 iff nothing failed.
 set -u
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 1
 KVER=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
 duration=0
@@ -51,6 +51,7 @@ case $duration$cycles in *[!0-9]*) echo "soak: DURATION and CYCLES must be numbe
 make -s -C tests/reliability all || exit 1
 case " ${suites[*]} " in *" peer "*) tests/reliability/build-mm-selftests.sh || exit 1 ;; esac
 
+. tests/vm/boot.sh
 logs=$repo/build/soak-logs
 mkdir -p "$logs" build/vm
 all=$logs/results.tap
@@ -64,12 +65,11 @@ soak_suite() {
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
 	[ "${1:-}" = -- ] && shift
 	envs=("$@")
-	local disk=$repo/build/vm/xfs-soak-$name.img t0 rc
-	rm -f "$disk"
-	truncate -s 2G "$disk" && mkfs.xfs -q -f "$disk" || { echo "not ok - soak $name: mkfs.xfs" | tee -a "$all"; return; }
+	local t0 rc
 	echo "== soak $name (timeout $timeout s)"
 	t0=$(date +%s)
-	scripts/vm/vmrun.sh -k "$KVER" -q -t "$timeout" -d "$disk" -l "$logs/console-$name.log" "${opts[@]}" -- \
+	vm_boot "$repo/build/vm/xfs-soak-$name.img" 2G -k "$KVER" -q -t "$timeout" \
+		-l "$logs/console-$name.log" "${opts[@]}" -- \
 		"${envs[*]} FT_REL_MODE=long bash tests/guest/suite.sh tests/guest/reliability/$name.sh" \
 		> "$logs/$name.out" 2>&1
 	rc=$?
@@ -77,12 +77,12 @@ soak_suite() {
 		grep -E '^(not )?ok - |^# (cycles|flip|.*took)'
 	case $rc in
 	0) echo "ok - soak $name: boot, run, clean console ($(( $(date +%s) - t0 )) s)" | tee -a "$all" ;;
-	250) echo "not ok - soak $name: the guest died before the command started" | tee -a "$all" ;;
-	251) echo "not ok - soak $name: kernel crashed or timed out (see $logs/console-$name.log)" | tee -a "$all" ;;
-	252) echo "not ok - soak $name: console gate found kernel errors (see $logs/console-$name.log)" | tee -a "$all" ;;
-	*) echo "not ok - soak $name: suite exit status $rc" | tee -a "$all" ;;
+	*) if why=$(vm_why "$rc"); then
+		echo "not ok - soak $name: $why (see $logs/console-$name.log)"
+	   else
+		echo "not ok - soak $name: suite exit status $rc"
+	   fi | tee -a "$all" ;;
 	esac
-	rm -f "$disk"
 }
 
 for s in "${suites[@]}"; do

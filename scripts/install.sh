@@ -16,7 +16,7 @@ set -eu
 what=${1:?usage: install.sh install|uninstall}
 : "${KVER:?}" "${PREFIX:?}"
 DESTDIR=${DESTDIR:-}
-repo=$(cd "$(dirname "$0")/../.." && pwd)
+repo=$(cd "$(dirname "$0")/.." && pwd)
 manifest=$DESTDIR/var/lib/foliotune/installed
 ko=$DESTDIR/lib/modules/$KVER/updates/foliotune.ko
 files=("$repo/module/foliotune.ko:$ko:0644"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# faultaround-report.sh DIR - turn the raw files of scripts/bench/faultaround.sh
+# faultaround-report.sh DIR - turn the raw files of bench/faultaround.sh
 # (DIR/raw/ or DIR/raw.tar.xz) into DIR/results.md, and print it.  Needs only
 # bash, tar and a POSIX awk (mawk is fine).
 #

@@ -13,7 +13,7 @@
 #     stock 64K fault-around, fault_around_mkold=2 and 4K.
 #
 # Every step prints a "[demo  SECONDS] ..." progress line (the guest half is
-# scripts/demo-guest.sh).  Records and outputs stay in build/demo/ (the
+# bench/demo-guest.sh).  Records and outputs stay in build/demo/ (the
 # guest's /tmp is not shared).  Environment: DEMO_REPS (5), DEMO_SECONDS
 # (5), DEMO_APPS (8), DEMO_LIMIT_MB (40), DEMO_FA (1; 0: unmap part only).
 # The figures come from a QEMU TCG guest (software emulation): only the
@@ -28,19 +28,16 @@ for f in module/foliotune.ko userspace/foliotune tests/progs/ft_pageout_bench te
 	[ -e "$f" ] || { echo "demo: $f missing: run make first (make demo builds it)" >&2; exit 2; }
 done
 out=$PWD/build/demo
-disk=build/vm/xfs-demo.img
-mkdir -p build/vm "$out" || exit 2
-rm -f "$disk" "$out"/*.rec "$out"/*.out
-say "making a 1 GiB scratch xfs image for the guest"
-truncate -s 1G "$disk" && mkfs.xfs -q -f "$disk" || { echo "demo: mkfs.xfs failed" >&2; exit 2; }
-trap 'rm -f "$disk"' EXIT
+. tests/vm/boot.sh
+mkdir -p "$out" || exit 2
+rm -f "$out"/*.rec "$out"/*.out
 say "booting the $KVER test box (QEMU TCG: software emulation, several times slower than the host)"
 envs=()
 for v in DEMO_REPS DEMO_SECONDS DEMO_APPS DEMO_LIMIT_MB DEMO_FA; do
 	[ -n "${!v+x}" ] && envs+=("$v=${!v}")
 done
 # vmrun -- CMD: the guest's environment is its own, so pass DEMO_* inline.
-scripts/vm/vmrun.sh -k "$KVER" -d "$disk" -- "${envs[*]} $PWD/scripts/demo-guest.sh $out"
+vm_boot build/vm/xfs-demo.img 1G -k "$KVER" -- "${envs[*]} $PWD/bench/demo-guest.sh $out"
 rc=$?
 say "test box exit status $rc after $(( $(date +%s) - t0 )) s"
 exit "$rc"

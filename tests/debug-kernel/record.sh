@@ -3,8 +3,8 @@
 #
 # record.sh CMD... - run the debug-kernel lane's suite (make check-debug) and
 # append its result to docs/debug-runs.md: date, commit, kernel build,
-# counts, duration.  The issue asks the repository to remember the last
-# full debug run, since CI cannot afford the kernel build.
+# counts, duration.  CI cannot afford the kernel build, so the repository
+# remembers the last full debug run.
 # Exit status: CMD's.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)

@@ -4,7 +4,7 @@
 # plot.sh RESULTS_DIR - the figures of a benchmark session, from its raw
 # files only, so it also works on old results directories.
 #
-# Looks for raw/ directories (or their raw.tar.xz, scripts/bench/pack.sh) in
+# Looks for raw/ directories (or their raw.tar.xz, bench/pack.sh) in
 # RESULTS_DIR itself and one level below
 # (bench/results/<date>-<commit>/{unmap,faultaround}/raw from `make bench`,
 # or an older <date>-<commit>/raw or <date>-<commit>-faultaround/raw), and
@@ -122,7 +122,7 @@ if [ ${#unmap_outs[@]} -gt 0 ]; then
 		awk -v k="$s.$c.$t" '$1 == "loops_per_sec" || $1 == "reclaim_seconds" { print k, $1, $2 }' "$f"
 	done > "$out/unmap-runs.txt.all"
 	# leave out a run 4x off the median of its benchmark and configuration
-	# (a stalled run; report.sh warns about the same runs)
+	# (a stalled run; unmap-report.sh warns about the same runs)
 	awk '{ split($1, p, "."); g = p[1] "." p[2]; n[g]++; v[g, n[g]] = $3; line[NR] = $0; grp[NR] = g; x[NR] = $3 }
 	END {
 		for (g in n) { m = n[g]; for (i = 1; i <= m; i++) y[i] = v[g, i]

@@ -3,8 +3,8 @@
 #
 # vmrun.sh - run one shell command inside the foliotune test box.
 #
-#   scripts/vm/vmrun.sh [options] -- 'command ...'
-#   scripts/vm/vmrun.sh [options] -s script.sh [args...]
+#   tests/vm/vmrun.sh [options] -- 'command ...'
+#   tests/vm/vmrun.sh [options] -s script.sh [args...]
 #
 # Boots the Debian kernel under QEMU (TCG; KVM only where it really works),
 # with the host root read-only under a tmpfs overlay and the repository

@@ -7,7 +7,7 @@
 # reads from its own /proc/kallsyms: for another kernel than the running
 # one, the build waits until the machine runs it (dkms autoinstall at boot).
 kver=${1:?usage: dkms-check.sh KVER}
-cd "$(dirname "$0")/../.." || exit 1
+cd "$(dirname "$0")/.." || exit 1
 if [ ! -f "module/verified/$kver.h" ]; then
 	echo "foliotune: not building for $kver: this kernel build is not verified (no module/verified/$kver.h)" >&2
 	exit 1
