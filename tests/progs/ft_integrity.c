@@ -1579,19 +1579,28 @@ static int raw_write(const char *path, const char *val)
 	return e;
 }
 
-static long long raw_read_num(const char *path)
+/* One read(2) of a small kernel file into buf, NUL-terminated; -1 on error. */
+static ssize_t raw_read(const char *path, char *buf, size_t size)
 {
-	char buf[64];
 	ssize_t r;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
-	r = read(fd, buf, sizeof(buf) - 1);
+	r = read(fd, buf, size - 1);
 	close(fd);
 	if (r <= 0)
 		return -1;
 	buf[r] = '\0';
+	return r;
+}
+
+static long long raw_read_num(const char *path)
+{
+	char buf[64];
+
+	if (raw_read(path, buf, sizeof(buf)) < 0)
+		return -1;
 	return strtoll(buf, NULL, 10);
 }
 
@@ -1600,16 +1609,9 @@ static long long raw_read_key(const char *path, const char *key)
 {
 	char buf[8192], *p;
 	size_t kl = strlen(key);
-	ssize_t r;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
+	if (raw_read(path, buf, sizeof(buf)) < 0)
 		return -1;
-	r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (r <= 0)
-		return -1;
-	buf[r] = '\0';
 	for (p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
 		if (!strncmp(p, key, kl) && p[kl] == ' ')
 			return strtoll(p + kl + 1, NULL, 10);
