@@ -3,8 +3,9 @@
 #
 # faultaround-report.sh DIR - turn the raw files of bench/faultaround.sh
 # (DIR/raw/ or DIR/raw.tar.xz) into DIR/results.md, and print it: the awk
-# program bench/report/faultaround.awk does the work.  Needs only bash, tar
-# and a POSIX awk (mawk is fine).
+# program bench/report/faultaround.awk does the work, on the records as
+# bench/records.py reads them.  Needs only bash, tar, python3 and a POSIX awk
+# (mawk is fine).
 #
 # Raw files (written by faultaround-guest.sh):
 #   SCEN.CONFIG.REP.rec   `foliotune record` file: knobs, wall time, exit
@@ -30,9 +31,15 @@ bench_raw "$dir" || { echo "faultaround-report.sh: no $dir/raw or $dir/raw.tar.x
 raw=$BENCH_RAW
 
 shopt -s nullglob
-files=("$raw"/host-meta.txt "$raw"/guest-meta.txt "$raw"/*.rec "$raw"/*.out "$raw"/*.auto)
-[ ${#files[@]} -gt 2 ] || { echo "faultaround-report.sh: no runs in $raw" >&2; exit 2; }
+recs=("$raw"/*.rec)
+runs=("$raw"/*.out "$raw"/*.auto)
+[ $((${#recs[@]} + ${#runs[@]})) -gt 0 ] || { echo "faultaround-report.sh: no runs in $raw" >&2; exit 2; }
 
-LC_ALL=C awk -f "$(dirname "$0")/report/faultaround.awk" "${files[@]}" > "$dir/results.md.tmp" || exit 2
+# The records come from bench/records.py, the one reader of .rec files
+# outside C, as a stream on stdin ("-") read where the .rec files were.
+report=$(dirname "$0")/report
+python3 "$(dirname "$0")/records.py" "$raw" |
+	LC_ALL=C awk -f "$report/faultaround.awk" \
+	"$raw"/host-meta.txt "$raw"/guest-meta.txt - "${runs[@]}" > "$dir/results.md.tmp" || exit 2
 mv "$dir/results.md.tmp" "$dir/results.md"
 cat "$dir/results.md"

@@ -50,8 +50,9 @@ case $(basename "$(cd "$dir" && pwd)") in *smoke*) smoke=" - SMOKE RUN, not a re
 
 # Files of one kind across the raw dirs: unmap runs are BENCH.CONFIG.REP.*
 # with CONFIG stock|batched; fault-around runs SCEN.CONFIG.REP.* with a
-# launch-* or seqread scenario.
-unmap_outs=() fa_outs=() unmap_recs=()
+# launch-* or seqread scenario.  The records of the batched runs come from
+# bench/records.py (the one reader of .rec files outside C), as its lines.
+unmap_outs=() fa_outs=()
 for r in "${raws[@]}"; do
 	for f in "$r"/*.out; do
 		[ -e "$f" ] || continue
@@ -63,10 +64,8 @@ for r in "${raws[@]}"; do
 		*) case $c in stock|batched) unmap_outs+=("$f") ;; esac ;;
 		esac
 	done
-	for f in "$r"/*.batched.*.rec; do
-		[ -e "$f" ] && [[ $(basename "$f") =~ \.batched\.[0-9]+\.rec$ ]] && unmap_recs+=("$f")
-	done
 done
+batched_recs=$(python3 "$(dirname "$0")/records.py" "${raws[@]}" | awk -F '\t' '$1 ~ /\.batched\.[0-9]+$/')
 
 # stats: stdin "KEY VALUE" lines -> "KEY n min median max", keys in first-seen order.
 stats() {
@@ -183,12 +182,12 @@ else
 fi
 
 # ---- unmap: batch-size histogram from the batched runs' counters ----
-if [ ${#unmap_recs[@]} -gt 0 ]; then
+if [ -n "$batched_recs" ]; then
 	# mean unmap_batch_order<k> per batched run, one column per benchmark
-	awk '
-		FNR == 1 { b = FILENAME; sub(/.*\//, "", b); sub(/\..*/, "", b)
-			if (!(b in nrun)) ord[++nb] = b; nrun[b]++ }
-		$1 == "counter" && $3 ~ /^unmap_batch_order[0-9]$/ { k = substr($3, 18); sum[b, k] += $4 }
+	printf '%s\n' "$batched_recs" | awk -F '\t' '
+		{ b = $1; sub(/\..*/, "", b) }
+		$2 == "record" { if (!(b in nrun)) ord[++nb] = b; nrun[b]++ }
+		$2 == "counter" && $4 ~ /^unmap_batch_order[0-9]$/ { k = substr($4, 18); sum[b, k] += $5 }
 		END {
 			printf "\"PTEs per run\""; for (i = 1; i <= nb; i++) printf " %s", ord[i]; print ""
 			for (k = 0; k <= 9; k++) {
@@ -197,7 +196,7 @@ if [ ${#unmap_recs[@]} -gt 0 ]; then
 				for (i = 1; i <= nb; i++) printf " %.1f", sum[ord[i], k] / nrun[ord[i]]
 				print ""
 			}
-		}' "${unmap_recs[@]}" > "$out/unmap-batches.dat"
+		}' > "$out/unmap-batches.dat"
 	nb=$(head -1 "$out/unmap-batches.dat" | awk '{ print NF - 3 }')
 	# log scale: zero bars are drawn as missing (gnuplot skips log(0))
 	plot unmap-batches "batched try_to_unmap_one: PTE runs per batched run, by run size (unmap_batch_order<k>)" \

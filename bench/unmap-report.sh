@@ -3,7 +3,8 @@
 #
 # report.sh DIR - turn the raw files of bench/unmap.sh (DIR/raw/ or
 # DIR/raw.tar.xz) into DIR/results.md, and print it: the awk program
-# bench/report/unmap.awk does the work.  Needs only bash, tar and a POSIX awk.
+# bench/report/unmap.awk does the work, on the records as bench/records.py
+# reads them.  Needs only bash, tar, python3 and a POSIX awk.
 #
 # Raw files (written by unmap-guest.sh):
 #   BENCH.CONFIG.REP.rec   `foliotune record` file: wall time, exit status,
@@ -30,14 +31,20 @@ bench_raw "$dir" || { echo "report.sh: no $dir/raw or $dir/raw.tar.xz" >&2; exit
 raw=$BENCH_RAW
 
 shopt -s nullglob
-files=("$raw"/host-meta.txt "$raw"/guest-meta.txt "$raw"/*.rec "$raw"/*.out "$raw"/*.bt "$raw"/note.tx[t])
-[ ${#files[@]} -gt 2 ] || { echo "report.sh: no runs in $raw" >&2; exit 2; }
+recs=("$raw"/*.rec)
+runs=("$raw"/*.out "$raw"/*.bt "$raw"/note.tx[t])
+[ $((${#recs[@]} + ${#runs[@]})) -gt 0 ] || { echo "report.sh: no runs in $raw" >&2; exit 2; }
 
 gate=""
 [ -r "$raw/console.log" ] &&
 	gate=$(grep -m1 -E 'BUG:|WARNING:|Oops|Bad page|lockup|rcu_.*stall|general protection' "$raw/console.log" |
 		sed 's/^\[ *[0-9.]*\] //' | tr -d '`|')
 
-LC_ALL=C awk -v gate="$gate" -f "$(dirname "$0")/report/unmap.awk" "${files[@]}" > "$dir/results.md.tmp" || exit 2
+# The records come from bench/records.py, the one reader of .rec files
+# outside C, as a stream on stdin ("-") read where the .rec files were.
+report=$(dirname "$0")/report
+python3 "$(dirname "$0")/records.py" "$raw" |
+	LC_ALL=C awk -v gate="$gate" -f "$report/unmap.awk" \
+	"$raw"/host-meta.txt "$raw"/guest-meta.txt - "${runs[@]}" > "$dir/results.md.tmp" || exit 2
 mv "$dir/results.md.tmp" "$dir/results.md"
 cat "$dir/results.md"

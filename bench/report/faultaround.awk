@@ -66,38 +66,45 @@ function kv(line, key,   i, n, a) {
 	return ""
 }
 
+# addrun(id): S, C, T of the run named SCEN.CONFIG.REP, counted in the runs
+# of SCEN.CONFIG when first seen; 0 for a warm-up run or another name
+function addrun(id,   fp) {
+	if (split(id, fp, ".") != 3 || fp[3] == "warmup") return 0
+	S = fp[1]; C = fp[2]; T = fp[3]
+	if (!((S, C, T) in seen)) { seen[S, C, T] = 1; tag[S, C, ++ntag[S, C]] = T }
+	if (!(S in isscen)) isscen[S] = 1
+	if (!(C in isconf)) isconf[C] = 1
+	return 1
+}
+
 FNR == 1 {
 	f = base(FILENAME)
 	kind = ""
 	if (f == "host-meta.txt" || f == "guest-meta.txt") kind = "meta"
+	else if (FILENAME == "-") kind = "rec"	# the .rec files, from bench/records.py
 	else {
 		n = split(f, fp, ".")
-		if (n != 4) { kind = "skip"; next }
-		S = fp[1]; C = fp[2]; T = fp[3]; kind = fp[4]
-		if (T == "warmup") kind = "skip"
-		else {
-			if (!((S, C, T) in seen)) { seen[S, C, T] = 1; tag[S, C, ++ntag[S, C]] = T }
-			if (!(S in isscen)) isscen[S] = 1
-			if (!(C in isconf)) isconf[C] = 1
-		}
+		kind = (n == 4 && addrun(fp[1] "." fp[2] "." fp[3])) ? fp[4] : "skip"
 	}
 }
 kind == "skip" { next }
 kind == "meta" { k = $1; $1 = ""; sub(/^ /, ""); if (!(k in meta)) meta[k] = $0; next }
 kind == "rec" {
-	if ($1 == "counter") {
-		key = ($2 == "foliotune" ? "ft:" : "vm:") $3
-		val[S, C, T, key] = $4
-		if ($2 == "vmstat") vmkey[$3] = 1
-		if ($4 != 0) moved[S, key] = 1
+	# ID KEY VALUE, ID set NAME VALUE OLD, ID counter SOURCE NAME DELTA, ...
+	split($0, fld, "\t")
+	if (!addrun(fld[1])) next
+	if (fld[2] == "counter") {
+		key = (fld[3] == "foliotune" ? "ft:" : "vm:") fld[4]
+		val[S, C, T, key] = fld[5]
+		if (fld[3] == "vmstat") vmkey[fld[4]] = 1
+		if (fld[5] != 0) moved[S, key] = 1
 	}
-	else if ($1 == "wall_seconds") val[S, C, T, "wall"] = $2
-	else if ($1 == "exit_code") val[S, C, T, "exit"] = $2
-	else if ($1 == "exit_signal") val[S, C, T, "exit"] = "signal " $2
-	else if ($1 == "module") val[S, C, T, "module"] = $2
-	else if ($1 == "knob") knobs[S, C, T] = knobs[S, C, T] " " $2 "=" $3
-	else if ($1 == "command" && !((S, C) in cmd)) { k = $0; sub(/^command /, "", k); cmd[S, C] = k }
-	else if ($1 == "set" && !((S, C, $2) in setseen)) { setseen[S, C, $2] = 1; sets[S, C] = sets[S, C] " -s " $2 "=" $3 }
+	else if (fld[2] == "wall_seconds") val[S, C, T, "wall"] = fld[3]
+	else if (fld[2] == "exit_code") val[S, C, T, "exit"] = fld[3]
+	else if (fld[2] == "exit_signal") val[S, C, T, "exit"] = "signal " fld[3]
+	else if (fld[2] == "module") val[S, C, T, "module"] = fld[3]
+	else if (fld[2] == "command" && !((S, C) in cmd)) cmd[S, C] = fld[3]
+	else if (fld[2] == "set" && !((S, C, fld[3]) in setseen)) { setseen[S, C, fld[3]] = 1; sets[S, C] = sets[S, C] " -s " fld[3] "=" fld[4] }
 	next
 }
 kind == "out" {

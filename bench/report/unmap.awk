@@ -55,22 +55,28 @@ function csum(b, c, name,   k, s) {
 	return s
 }
 function warn(msg) { W[++nw] = msg }
+# addrun(id): B, C, T of the run named BENCH.CONFIG.REP, counted in the runs
+# of BENCH.CONFIG when first seen; 0 for a warm-up run or another name
+function addrun(id,   p) {
+	if (split(id, p, ".") != 3 || p[3] == "warmup") return 0
+	B = p[1]; C = p[2]; T = p[3]
+	if (!((B, C, T) in seen)) {
+		seen[B, C, T] = 1
+		tag[B, C, ++ntag[B, C]] = T
+		if (!(B in isbench)) { isbench[B] = 1 }
+	}
+	return 1
+}
 
 FNR == 1 {
 	f = base(FILENAME)
 	kind = ""
 	if (f == "host-meta.txt" || f == "guest-meta.txt") kind = "meta"
 	else if (f == "note.txt") kind = "note"
+	else if (FILENAME == "-") kind = "rec"	# the .rec files, from bench/records.py
 	else {
 		n = split(f, p, ".")
-		if (n != 4) { kind = "skip"; next }
-		B = p[1]; C = p[2]; T = p[3]; kind = p[4]
-		if (T == "warmup") kind = "skip"
-		else if (!((B, C, T) in seen)) {
-			seen[B, C, T] = 1
-			tag[B, C, ++ntag[B, C]] = T
-			if (!(B in isbench)) { isbench[B] = 1 }
-		}
+		kind = (n == 4 && addrun(p[1] "." p[2] "." p[3])) ? p[4] : "skip"
 	}
 }
 kind == "skip" { next }
@@ -79,12 +85,15 @@ kind == "meta" {
 	k = $1; $1 = ""; sub(/^ /, ""); if (!(k in meta)) meta[k] = $0; next
 }
 kind == "rec" {
-	if ($1 == "counter" && $2 == "foliotune") { cnt[B, C, T, $3] = $4; hasmod[B, C, T] = 1 }
-	else if ($1 == "exit_code") val[B, C, T, "exit"] = $2
-	else if ($1 == "wall_seconds") val[B, C, T, "wall"] = $2
-	else if ($1 == "command" && !((B, C) in cmd)) { k = $0; sub(/^command /, "", k); cmd[B, C] = k }
-	else if ($1 == "module") val[B, C, T, "module"] = $2
-	else if ($1 == "knob" && $2 == "unmap_batch") val[B, C, T, "knob"] = $3
+	# ID KEY VALUE, ID knob NAME VALUE, ID counter SOURCE NAME DELTA, ...
+	split($0, fld, "\t")
+	if (!addrun(fld[1])) next
+	if (fld[2] == "counter" && fld[3] == "foliotune") { cnt[B, C, T, fld[4]] = fld[5]; hasmod[B, C, T] = 1 }
+	else if (fld[2] == "exit_code") val[B, C, T, "exit"] = fld[3]
+	else if (fld[2] == "wall_seconds") val[B, C, T, "wall"] = fld[3]
+	else if (fld[2] == "command" && !((B, C) in cmd)) cmd[B, C] = fld[3]
+	else if (fld[2] == "module") val[B, C, T, "module"] = fld[3]
+	else if (fld[2] == "knob" && fld[3] == "unmap_batch") val[B, C, T, "knob"] = fld[4]
 	next
 }
 kind == "out" {
