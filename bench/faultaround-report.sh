@@ -39,7 +39,7 @@ runs=("$raw"/*.out "$raw"/*.auto)
 # outside C, as a stream on stdin ("-") read where the .rec files were.
 report=$(dirname "$0")/report
 python3 "$(dirname "$0")/records.py" "$raw" |
-	LC_ALL=C awk -f "$report/faultaround.awk" \
+	LC_ALL=C awk -f "$report/stats.awk" -f "$report/faultaround.awk" \
 	"$raw"/host-meta.txt "$raw"/guest-meta.txt - "${runs[@]}" > "$dir/results.md.tmp" || exit 2
 mv "$dir/results.md.tmp" "$dir/results.md"
 cat "$dir/results.md"

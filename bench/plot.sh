@@ -67,19 +67,12 @@ for r in "${raws[@]}"; do
 done
 batched_recs=$(python3 "$(dirname "$0")/records.py" "${raws[@]}" | awk -F '\t' '$1 ~ /\.batched\.[0-9]+$/')
 
+# The awk programs shared with the reports (stats.awk: median, outlier rule).
+report=$(dirname "$0")/report
+
 # stats: stdin "KEY VALUE" lines -> "KEY n min median max", keys in first-seen order.
 stats() {
-	awk '{ if (!($1 in n)) ord[++k] = $1; v[$1, ++n[$1]] = $2 }
-	END {
-		for (i = 1; i <= k; i++) {
-			key = ord[i]; m = n[key]
-			for (a = 1; a <= m; a++) x[a] = v[key, a]
-			for (a = 2; a <= m; a++) { t = x[a]; b = a - 1
-				while (b >= 1 && x[b] > t) { x[b + 1] = x[b]; b-- } x[b + 1] = t }
-			med = (m % 2) ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2
-			print key, m, x[1], med, x[m]
-		}
-	}'
+	awk -f "$report/stats.awk" -f "$report/summary.awk"
 }
 
 # plot NAME TITLE YLABEL LOGSCALE(0|1) GNUPLOT-PLOT-COMMAND: PNG and SVG.
@@ -122,18 +115,7 @@ if [ ${#unmap_outs[@]} -gt 0 ]; then
 	done > "$out/unmap-runs.txt.all"
 	# leave out a run 4x off the median of its benchmark and configuration
 	# (a stalled run; unmap-report.sh warns about the same runs)
-	awk '{ split($1, p, "."); g = p[1] "." p[2]; n[g]++; v[g, n[g]] = $3; line[NR] = $0; grp[NR] = g; x[NR] = $3 }
-	END {
-		for (g in n) { m = n[g]; for (i = 1; i <= m; i++) y[i] = v[g, i]
-			for (i = 2; i <= m; i++) { t = y[i]; j = i - 1; while (j >= 1 && y[j] > t) { y[j + 1] = y[j]; j-- } y[j + 1] = t }
-			med[g] = (m % 2) ? y[(m + 1) / 2] : (y[m / 2] + y[m / 2 + 1]) / 2 }
-		for (r = 1; r <= NR; r++) {
-			g = grp[r]
-			if (n[g] >= 3 && med[g] > 0 && (x[r] < med[g] / 4 || x[r] > med[g] * 4))
-				printf "plot.sh: left out %s (%s against a median of %s)\n", line[r], x[r], med[g] > "/dev/stderr"
-			else print line[r]
-		}
-	}' "$out/unmap-runs.txt.all" > "$out/unmap-runs.txt"
+	awk -f "$report/stats.awk" -f "$report/outliers.awk" "$out/unmap-runs.txt.all" > "$out/unmap-runs.txt"
 	rm -f "$out/unmap-runs.txt.all"
 	# one row per benchmark: name, stock n/min/med/max, batched n/min/med/max
 	for c in stock batched; do

@@ -44,7 +44,7 @@ gate=""
 # outside C, as a stream on stdin ("-") read where the .rec files were.
 report=$(dirname "$0")/report
 python3 "$(dirname "$0")/records.py" "$raw" |
-	LC_ALL=C awk -v gate="$gate" -f "$report/unmap.awk" \
+	LC_ALL=C awk -v gate="$gate" -f "$report/stats.awk" -f "$report/unmap.awk" \
 	"$raw"/host-meta.txt "$raw"/guest-meta.txt - "${runs[@]}" > "$dir/results.md.tmp" || exit 2
 mv "$dir/results.md.tmp" "$dir/results.md"
 cat "$dir/results.md"

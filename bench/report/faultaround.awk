@@ -3,16 +3,9 @@
 # The report of bench/faultaround-report.sh: the raw files of
 # bench/faultaround.sh (SCEN.CONFIG.REP.{rec,out,auto}, metadata) in,
 # results.md out; the raw files and how figures are compared are described
-# there.
+# there.  Needs stats.awk.
 
 function base(p,   n, a) { n = split(p, a, "/"); return a[n] }
-function nsort(v, n,   i, j, t) {
-	for (i = 2; i <= n; i++) {
-		t = v[i]
-		for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]
-		v[j + 1] = t
-	}
-}
 # stats(s, c, key): S_n, S_min, S_med, S_max of val[s, c, rep, key] over the reps
 function stats(s, c, key,   v, n, k, t) {
 	n = 0
@@ -23,7 +16,7 @@ function stats(s, c, key,   v, n, k, t) {
 	nsort(v, n)
 	S_n = n
 	S_min = n ? v[1] : ""; S_max = n ? v[n] : ""
-	S_med = n ? ((n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2) : ""
+	S_med = median(v, n)
 	return S_med
 }
 function med(s, c, key) { return stats(s, c, key) }

@@ -2,7 +2,7 @@
 #
 # The report of bench/unmap-report.sh: the raw files of bench/unmap.sh
 # (BENCH.CONFIG.REP.{rec,out}, trace maps, metadata) in, results.md out;
-# the raw files and the verdict rules are described there.
+# the raw files and the verdict rules are described there.  Needs stats.awk.
 
 function base(p,   n, a) { n = split(p, a, "/"); return a[n] }
 function fmt(x) {
@@ -12,18 +12,6 @@ function fmt(x) {
 	return sprintf("%.4f", x)
 }
 function pct(r) { return sprintf("%+.1f%%", (r - 1) * 100) }
-# sort v[1..n] numerically (insertion sort; n is small)
-function nsort(v, n,   i, j, t) {
-	for (i = 2; i <= n; i++) {
-		t = v[i]
-		for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]
-		v[j + 1] = t
-	}
-}
-function median(v, n) {
-	if (n == 0) return ""
-	return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
 # stats(b, c): fills S_n, S_min, S_med, S_max of the metric of runs b.c
 function stats(b, c,   v, n, t, k) {
 	n = 0
@@ -197,16 +185,15 @@ END {
 				if (c == "nomod" && val[b, c, t, "module"] == "loaded") warn(b ".nomod." t ": the module was loaded")
 			}
 		}
-		# a run far off the others of its configuration stalled (or raced
-		# ahead): it is kept in the medians, which it barely moves, and named
+		# a run far off the others of its configuration (stats.awk) is kept
+		# in the medians, which it barely moves, and named
 		for (j = 1; j <= 4; j++) {
 			c = cl[j]; stats(b, c)
-			if (S_n < 3 || S_med <= 0) continue
 			for (k = 1; k <= ntag[b, c]; k++) {
 				t = tag[b, c, k]
 				if (!((b, c, t, "metric") in val)) continue
 				x = val[b, c, t, "metric"]
-				if (x < S_med / 4 || x > S_med * 4)
+				if (outlier(x, S_med, S_n))
 					warn(b "." c "." t ": " metric[b] " " x " against a median of " S_med " over " S_n " runs: an outlier " \
 						"(host stall?); per-rep ranges that include it mean nothing")
 			}
