@@ -50,8 +50,9 @@ case $(basename "$(cd "$dir" && pwd)") in *smoke*) smoke=" - SMOKE RUN, not a re
 
 # Files of one kind across the raw dirs: unmap runs are BENCH.CONFIG.REP.*
 # with CONFIG stock|batched; fault-around runs SCEN.CONFIG.REP.* with a
-# launch-* or seqread scenario.
-unmap_outs=() fa_outs=() unmap_recs=()
+# launch-* or seqread scenario.  The records of the batched runs come from
+# bench/records.py (the one reader of .rec files outside C), as its lines.
+unmap_outs=() fa_outs=()
 for r in "${raws[@]}"; do
 	for f in "$r"/*.out; do
 		[ -e "$f" ] || continue
@@ -63,24 +64,15 @@ for r in "${raws[@]}"; do
 		*) case $c in stock|batched) unmap_outs+=("$f") ;; esac ;;
 		esac
 	done
-	for f in "$r"/*.batched.*.rec; do
-		[ -e "$f" ] && [[ $(basename "$f") =~ \.batched\.[0-9]+\.rec$ ]] && unmap_recs+=("$f")
-	done
 done
+batched_recs=$(python3 "$(dirname "$0")/records.py" "${raws[@]}" | awk -F '\t' '$1 ~ /\.batched\.[0-9]+$/')
+
+# The awk programs shared with the reports (stats.awk: median, outlier rule).
+report=$(dirname "$0")/report
 
 # stats: stdin "KEY VALUE" lines -> "KEY n min median max", keys in first-seen order.
 stats() {
-	awk '{ if (!($1 in n)) ord[++k] = $1; v[$1, ++n[$1]] = $2 }
-	END {
-		for (i = 1; i <= k; i++) {
-			key = ord[i]; m = n[key]
-			for (a = 1; a <= m; a++) x[a] = v[key, a]
-			for (a = 2; a <= m; a++) { t = x[a]; b = a - 1
-				while (b >= 1 && x[b] > t) { x[b + 1] = x[b]; b-- } x[b + 1] = t }
-			med = (m % 2) ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2
-			print key, m, x[1], med, x[m]
-		}
-	}'
+	awk -f "$report/stats.awk" -f "$report/summary.awk"
 }
 
 # plot NAME TITLE YLABEL LOGSCALE(0|1) GNUPLOT-PLOT-COMMAND: PNG and SVG.
@@ -123,18 +115,7 @@ if [ ${#unmap_outs[@]} -gt 0 ]; then
 	done > "$out/unmap-runs.txt.all"
 	# leave out a run 4x off the median of its benchmark and configuration
 	# (a stalled run; unmap-report.sh warns about the same runs)
-	awk '{ split($1, p, "."); g = p[1] "." p[2]; n[g]++; v[g, n[g]] = $3; line[NR] = $0; grp[NR] = g; x[NR] = $3 }
-	END {
-		for (g in n) { m = n[g]; for (i = 1; i <= m; i++) y[i] = v[g, i]
-			for (i = 2; i <= m; i++) { t = y[i]; j = i - 1; while (j >= 1 && y[j] > t) { y[j + 1] = y[j]; j-- } y[j + 1] = t }
-			med[g] = (m % 2) ? y[(m + 1) / 2] : (y[m / 2] + y[m / 2 + 1]) / 2 }
-		for (r = 1; r <= NR; r++) {
-			g = grp[r]
-			if (n[g] >= 3 && med[g] > 0 && (x[r] < med[g] / 4 || x[r] > med[g] * 4))
-				printf "plot.sh: left out %s (%s against a median of %s)\n", line[r], x[r], med[g] > "/dev/stderr"
-			else print line[r]
-		}
-	}' "$out/unmap-runs.txt.all" > "$out/unmap-runs.txt"
+	awk -f "$report/stats.awk" -f "$report/outliers.awk" "$out/unmap-runs.txt.all" > "$out/unmap-runs.txt"
 	rm -f "$out/unmap-runs.txt.all"
 	# one row per benchmark: name, stock n/min/med/max, batched n/min/med/max
 	for c in stock batched; do
@@ -183,12 +164,12 @@ else
 fi
 
 # ---- unmap: batch-size histogram from the batched runs' counters ----
-if [ ${#unmap_recs[@]} -gt 0 ]; then
+if [ -n "$batched_recs" ]; then
 	# mean unmap_batch_order<k> per batched run, one column per benchmark
-	awk '
-		FNR == 1 { b = FILENAME; sub(/.*\//, "", b); sub(/\..*/, "", b)
-			if (!(b in nrun)) ord[++nb] = b; nrun[b]++ }
-		$1 == "counter" && $3 ~ /^unmap_batch_order[0-9]$/ { k = substr($3, 18); sum[b, k] += $4 }
+	printf '%s\n' "$batched_recs" | awk -F '\t' '
+		{ b = $1; sub(/\..*/, "", b) }
+		$2 == "record" { if (!(b in nrun)) ord[++nb] = b; nrun[b]++ }
+		$2 == "counter" && $4 ~ /^unmap_batch_order[0-9]$/ { k = substr($4, 18); sum[b, k] += $5 }
 		END {
 			printf "\"PTEs per run\""; for (i = 1; i <= nb; i++) printf " %s", ord[i]; print ""
 			for (k = 0; k <= 9; k++) {
@@ -197,7 +178,7 @@ if [ ${#unmap_recs[@]} -gt 0 ]; then
 				for (i = 1; i <= nb; i++) printf " %.1f", sum[ord[i], k] / nrun[ord[i]]
 				print ""
 			}
-		}' "${unmap_recs[@]}" > "$out/unmap-batches.dat"
+		}' > "$out/unmap-batches.dat"
 	nb=$(head -1 "$out/unmap-batches.dat" | awk '{ print NF - 3 }')
 	# log scale: zero bars are drawn as missing (gnuplot skips log(0))
 	plot unmap-batches "batched try_to_unmap_one: PTE runs per batched run, by run size (unmap_batch_order<k>)" \

@@ -5,8 +5,8 @@
 # rebuild results.md from the raw files alone: run both on the raw.tar.xz
 # archives of the latest committed sessions and on the smoke fixture, and
 # check that they finish, write the sections people read and reproduce the
-# committed results.md.  Both are awk programs inside shell quotes, where one
-# stray apostrophe breaks the whole report without any other test noticing.
+# committed results.md.  Their awk programs (bench/report/*.awk) run nowhere
+# else, so a slip there breaks a report without any other test noticing.
 # Also: every committed session is evidence, not a dump (results, plots, one
 # archive).
 set -uo pipefail
