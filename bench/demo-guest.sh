@@ -108,14 +108,15 @@ if [ ${#fa_configs[@]} -gt 0 ]; then
 	printf '    %-7s %14s %14s %9s %9s %16s %16s\n' config "avg launch ms" "max launch ms" majflt minflt fa_pages_mapped "of them old"
 	for c in "${fa_configs[@]}"; do
 		name=${c%%|*}
-		awk -v n="$name" -v r="$out/fa-$name.rec" '
+		python3 "$repo/bench/records.py" "$out/fa-$name.rec" | awk -v n="$name" '
 			function kv(k,   i, a) { for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] } return "-" }
+			FILENAME == "-" { split($0, f, "\t")
+				if (f[2] == "counter" && f[4] == "fa_pages_mapped") pm = f[5]
+				if (f[2] == "counter" && f[4] == "fa_pages_mapped_old") po = f[5]
+				next }
 			/^summary/ { avg = kv("avg_ms"); max = kv("max_ms"); maj = kv("majflt"); mi = kv("minflt") }
-			END {
-				while ((getline l < r) > 0) { split(l, f, " ")
-					if (f[3] == "fa_pages_mapped") pm = f[4]; if (f[3] == "fa_pages_mapped_old") po = f[4] }
-				printf "    %-7s %14s %14s %9s %9s %16s %16s\n", n, avg, max, maj, mi, pm, po
-			}' "$out/fa-$name.out"
+			END { printf "    %-7s %14s %14s %9s %9s %16s %16s\n", n, avg, max, maj, mi, pm, po }
+			' - "$out/fa-$name.out"
 	done
 	echo "    (stock: 64K window, pre-mapped PTEs young; mkold2: 64K, only the faulting PTE young; fa4k: no fault-around;"
 	echo "     auto: fault_around_auto=1 from 64K, 1 s period)"

@@ -100,7 +100,8 @@ check "proof: results.md does not claim an emulator run" \
 check "proof: both modes of the seed benchmark were recorded" \
 	test -s "$out_dir/raw/seed.stock.1.rec" -a -s "$out_dir/raw/seed.batched.1.rec"
 check "proof: the batched run batched (unmap_batches moved)" \
-	bash -c "awk '\$1 == \"counter\" && \$3 == \"unmap_batches\" && \$4 > 0 { f = 1 } END { exit !f }' '$out_dir/raw/seed.batched.1.rec'"
+	bash -c "python3 '$FT_REPO/bench/records.py' '$out_dir/raw/seed.batched.1.rec' |
+		awk -F'\t' '\$2 == \"counter\" && \$4 == \"unmap_batches\" && \$5 > 0 { f = 1 } END { exit !f }'"
 check "proof: bench-box measured the clean copy's module" \
 	grep -q "^module_file $work/ft/module/foliotune.ko\$" "$out_dir/raw/guest-meta.txt"
 check "proof: the batched vs stock table is there" grep -q '^## Batched vs stock' "$out_dir/results.md"
