@@ -2146,6 +2146,24 @@ static int set_mthp(const char *file, int want_kb)
 	return 0;
 }
 
+/*
+ * 6.12's __thp_vma_allowable_orders() answers for an anonymous shmem VMA
+ * with every order shmem allows, unmasked, so with any mTHP size of
+ * shmem_enabled on, khugepaged takes the VMA as PMD-collapsible and
+ * collapses the case's range into order-9 folios (the PTEs retracted)
+ * although hugepages-2048kB/shmem_enabled is never.  The thread runs only
+ * while anonymous PMD THP is on: off for the case (restored after it).
+ */
+static int stop_khugepaged(void)
+{
+	if (ft_knob_set(THP_SYSFS "/enabled", "never") < 0)
+		return -1;
+	if (ft_exists(THP_SYSFS "/hugepages-2048kB/enabled") &&
+	    ft_knob_set(THP_SYSFS "/hugepages-2048kB/enabled", "never") < 0)
+		return -1;
+	return 0;
+}
+
 /* Driver-side setup.  Returns 0, -1 (fail, ft_err) or 1 (skip, ft_err). */
 static int prepare(struct ctx *c)
 {
@@ -2190,6 +2208,9 @@ static int prepare(struct ctx *c)
 		r = set_mthp("shmem_enabled", tc->mthp_kb);
 		if (r)
 			return r;
+		if (tc->kind == K_SHMEM && tc->mthp_kb && tc->mthp_kb < 2048 &&
+		    stop_khugepaged() < 0)
+			return -1;
 		break;
 	case K_ANON:
 		r = set_mthp("enabled", tc->mthp_kb);
