@@ -6,12 +6,7 @@
 # what stays in one file is not (ft_* by convention; the module's own
 # init and exit keep the usual foliotune_init/foliotune_exit).  Self-test:
 # an object with one rule-breaking symbol of each kind is caught.
-set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../lib.sh"
-repo=$FT_REPO
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
+. "$(dirname "$0")/lib-host.sh"
 
 # names_wrong OBJ...: every symbol that breaks the rule, as "OBJ: kind name".
 names_wrong() {
