@@ -61,8 +61,10 @@ done
 raw=$out/raw
 mkdir -p "$raw" || exit 2
 repo=${FT_REPO:-$(cd "$(dirname "$0")/.." && pwd)}
-# shellcheck source=../../tests/lib.sh
+# shellcheck source=../tests/lib.sh
 . "$repo/tests/lib.sh"
+# shellcheck source=lib.sh
+. "$repo/bench/lib.sh"
 
 REPS=${BENCH_REPS:-3}
 ALL_SCEN="launch-zram launch-noswap launch-zram-classic launch-noswap-classic seqread spawn"
@@ -164,11 +166,7 @@ if want seqread; then
 fi
 
 {
-	echo "guest_date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "guest_kernel $(uname -r)"
-	echo "guest_cpus $(nproc)"
-	echo "guest_cpu_model $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-	echo "guest_mem_kb $(awk '/^MemTotal/ { print $2 }' /proc/meminfo)"
+	bench_guest_meta
 	echo "reps $REPS"
 	echo "warmup $WARMUP"
 	echo "only $ONLY"

@@ -103,13 +103,7 @@ est=$(( setup + (reps * nconf + ${BENCH_WARMUP:-1}) * (nl * per_launch + ns * pe
 timeout_s=${BENCH_TIMEOUT:-$(( est * 4 ))}
 
 accel=$(bench_accel)
-{
-	echo "command $cmdline"
-	bench_host_meta "$commit" "$accel" 2
-	echo "vm_mem ${BENCH_MEM:-2G}"
-	echo "estimate_seconds $est"
-	echo "timeout_seconds $timeout_s"
-} > "$out/raw/host-meta.txt"
+bench_host_start "$out" "$cmdline" "$commit" "${BENCH_MEM:-2G}" "$est" "$timeout_s"
 
 scratch=${BENCH_SCRATCH:-$repo/bench/.scratch}
 mkdir -p "$scratch" || exit 2

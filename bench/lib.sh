@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # lib.sh - sourced by the benchmark drivers (bench/faultaround.sh,
-# unmap.sh, tests/box/bench.sh): the host half of raw/host-meta.txt, the
-# lines every report reads to say where and under what load it was measured,
-# and the drivers' boot of the test box.
+# unmap.sh, tests/box/bench.sh) and their guest halves: the lines of
+# raw/host-meta.txt and raw/guest-meta.txt every report reads to say where
+# and under what load it was measured, and the drivers' boot of the box.
 
 . "$(dirname "${BASH_SOURCE[0]}")/../tests/vm/boot.sh"
 
@@ -50,4 +50,25 @@ bench_boot() {
 	[ "$rc" = 0 ] || echo "${0##*/}: test box exit status $rc: $(vm_why "$rc" ||
 		echo "the benchmark failed") (see $out/raw/console.log)" >&2
 	return "$rc"
+}
+
+# bench_host_start OUT CMDLINE COMMIT VM_MEM EST TIMEOUT: the first lines of
+# OUT/raw/host-meta.txt (the driver may append its own).
+bench_host_start() {
+	{
+		echo "command $2"
+		bench_host_meta "$3" "$(bench_accel)" 2
+		echo "vm_mem $4"
+		echo "estimate_seconds $5"
+		echo "timeout_seconds $6"
+	} > "$1/raw/host-meta.txt"
+}
+
+# bench_guest_meta: the box's own lines of raw/guest-meta.txt.
+bench_guest_meta() {
+	echo "guest_date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "guest_kernel $(uname -r)"
+	echo "guest_cpus $(nproc)"
+	echo "guest_cpu_model $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+	echo "guest_mem_kb $(awk '/^MemTotal/ { print $2 }' /proc/meminfo)"
 }

@@ -38,8 +38,10 @@ out=${1:?usage: unmap-guest.sh OUTDIR}
 raw=$out/raw
 mkdir -p "$raw" || exit 2
 repo=${FT_REPO:-$(cd "$(dirname "$0")/.." && pwd)}
-# shellcheck source=SCRIPTDIR/../../tests/lib.sh
+# shellcheck source=SCRIPTDIR/../tests/lib.sh
 . "$repo/tests/lib.sh"
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$repo/bench/lib.sh"
 
 REPS=${BENCH_REPS:-5}
 SECS=${BENCH_SECONDS:-10}
@@ -84,11 +86,7 @@ ft_load "$FT_KO" || die "ft_load"
 [ -r "$FT_DEBUGFS/vmstat" ] || die "no $FT_DEBUGFS/vmstat"
 
 {
-	echo "guest_date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "guest_kernel $(uname -r)"
-	echo "guest_cpus $(nproc)"
-	echo "guest_cpu_model $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-	echo "guest_mem_kb $(awk '/^MemTotal/ { print $2 }' /proc/meminfo)"
+	bench_guest_meta
 	echo "reps $REPS"
 	echo "seconds $SECS"
 	echo "size_mb $SIZE"

@@ -76,14 +76,8 @@ est=$(( 90 + (${BENCH_WARMUP:-1} + reps * 2 + ntr * 2) * nb * per_run + reps * n
 timeout_s=${BENCH_TIMEOUT:-$(( est * 3 ))}
 
 accel=$(bench_accel)
-{
-	echo "command $cmdline"
-	bench_host_meta "$commit" "$accel" 2
-	echo "vm_mem ${BENCH_MEM:-4G}"
-	echo "kernel_args ${BENCH_KERNEL_ARGS:-}"
-	echo "estimate_seconds $est"
-	echo "timeout_seconds $timeout_s"
-} > "$out/raw/host-meta.txt"
+bench_host_start "$out" "$cmdline" "$commit" "${BENCH_MEM:-4G}" "$est" "$timeout_s"
+echo "kernel_args ${BENCH_KERNEL_ARGS:-}" >> "$out/raw/host-meta.txt"
 
 scratch=${BENCH_SCRATCH:-$repo/bench/.scratch}
 mkdir -p "$scratch" || exit 2

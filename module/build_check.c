@@ -31,12 +31,12 @@
 
 #ifdef FT_TEST_WRONG_BUILD
 /* Test-only build (tests/guest/test-build-check.sh): expects another build. */
-static const char foliotune_expected_version[] =
+static const char ft_expected_version[] =
 	"#0 foliotune test: a build nobody verified";
 #else
-static const char foliotune_expected_version[] = FT_VERIFIED_VERSION;
+static const char ft_expected_version[] = FT_VERIFIED_VERSION;
 #endif
-static const char foliotune_expected_release[] = FT_VERIFIED_RELEASE;
+static const char ft_expected_release[] = FT_VERIFIED_RELEASE;
 
 int foliotune_check_kernel_build(void)
 {
@@ -47,10 +47,10 @@ int foliotune_check_kernel_build(void)
 		       uts->release);
 		return -ENOEXEC;
 	}
-	if (strcmp(uts->release, foliotune_expected_release) ||
-	    strcmp(uts->version, foliotune_expected_version)) {
+	if (strcmp(uts->release, ft_expected_release) ||
+	    strcmp(uts->version, ft_expected_version)) {
 		pr_err("unsupported kernel build: expected %s %s, found %s %s; verify it with make verify-kernel KVER=%s and build for it\n",
-		       foliotune_expected_release, foliotune_expected_version,
+		       ft_expected_release, ft_expected_version,
 		       uts->release, uts->version, uts->release);
 		return -ENOEXEC;
 	}
@@ -58,17 +58,17 @@ int foliotune_check_kernel_build(void)
 }
 
 /* debugfs "build": the build this module was made and verified for. */
-static int foliotune_build_show(struct seq_file *m, void *unused)
+static int ft_build_show(struct seq_file *m, void *unused)
 {
 	seq_printf(m, "release %s\nversion %s\nsource %s\n",
-		   foliotune_expected_release, foliotune_expected_version,
+		   ft_expected_release, ft_expected_version,
 		   FT_VERIFIED_SOURCE);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(foliotune_build);
+DEFINE_SHOW_ATTRIBUTE(ft_build);
 
 void foliotune_build_debugfs_init(struct dentry *dir)
 {
 	debugfs_create_file(FOLIOTUNE_BUILD_FILE, 0444, dir, NULL,
-			    &foliotune_build_fops);
+			    &ft_build_fops);
 }

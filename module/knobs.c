@@ -22,7 +22,7 @@
 /* Longest accepted write: 20 digits of U64_MAX and a newline. */
 #define FT_KNOB_MAX_WRITE	21
 
-static ssize_t foliotune_knob_read(struct file *file, char __user *buf,
+static ssize_t ft_knob_read(struct file *file, char __user *buf,
 				   size_t count, loff_t *ppos)
 {
 	struct ft_knob *knob = file->private_data;
@@ -50,7 +50,7 @@ int foliotune_knob_parse(const char *s, size_t len, u64 *val)
 	return kstrtou64(tmp, 10, val);
 }
 
-static ssize_t foliotune_knob_write(struct file *file, const char __user *buf,
+static ssize_t ft_knob_write(struct file *file, const char __user *buf,
 				    size_t count, loff_t *ppos)
 {
 	struct ft_knob *knob = file->private_data;
@@ -79,16 +79,16 @@ static ssize_t foliotune_knob_write(struct file *file, const char __user *buf,
 	return count;
 }
 
-static const struct file_operations foliotune_knob_fops = {
+static const struct file_operations ft_knob_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
-	.read = foliotune_knob_read,
-	.write = foliotune_knob_write,
+	.read = ft_knob_read,
+	.write = ft_knob_write,
 	.llseek = default_llseek,
 };
 
 void foliotune_knob_create(struct dentry *dir, struct ft_knob *knob)
 {
 	mutex_init(&knob->lock);
-	debugfs_create_file(knob->name, 0600, dir, knob, &foliotune_knob_fops);
+	debugfs_create_file(knob->name, 0600, dir, knob, &ft_knob_fops);
 }

@@ -27,7 +27,7 @@
 #include "kernel_syms.h"
 #include "unmap.h"
 
-static struct klp_func foliotune_funcs[] = {
+static struct klp_func ft_funcs[] = {
 	{
 		.old_name = "try_to_unmap_one",
 		.new_func = foliotune_try_to_unmap_one,
@@ -39,10 +39,10 @@ static struct klp_func foliotune_funcs[] = {
 	{ }
 };
 
-static struct klp_object foliotune_objs[] = {
+static struct klp_object ft_objs[] = {
 	{
 		/* name being NULL means vmlinux */
-		.funcs = foliotune_funcs,
+		.funcs = ft_funcs,
 		/* fa_tuner.c: when its knobs may change the kernel */
 		.callbacks = {
 			.pre_patch = foliotune_fa_pre_patch,
@@ -54,13 +54,13 @@ static struct klp_object foliotune_objs[] = {
 	{ }
 };
 
-static struct klp_patch foliotune_patch = {
+static struct klp_patch ft_patch = {
 	.mod = THIS_MODULE,
-	.objs = foliotune_objs,
+	.objs = ft_objs,
 };
 
 /* "name+0x0/0xSIZE": the symbol starts at addr and has the verified size. */
-static int foliotune_check_func(const char *name, const void *addr,
+static int ft_check_func(const char *name, const void *addr,
 				unsigned long size)
 {
 	char expected[KSYM_SYMBOL_LEN], found[KSYM_SYMBOL_LEN];
@@ -75,7 +75,7 @@ static int foliotune_check_func(const char *name, const void *addr,
 	return 0;
 }
 
-/* Every function in foliotune_funcs[], with its address and verified size. */
+/* Every function in ft_funcs[], with its address and verified size. */
 static const struct {
 	const char *name;
 	const void *addr;
@@ -90,7 +90,7 @@ int foliotune_livepatch_verify(void)
 	int i, ret;
 
 	for (i = 0; i < ARRAY_SIZE(foliotune_verified_funcs); i++) {
-		ret = foliotune_check_func(foliotune_verified_funcs[i].name,
+		ret = ft_check_func(foliotune_verified_funcs[i].name,
 					   foliotune_verified_funcs[i].addr,
 					   foliotune_verified_funcs[i].size);
 		if (ret)
@@ -101,5 +101,5 @@ int foliotune_livepatch_verify(void)
 
 int foliotune_livepatch_enable(void)
 {
-	return klp_enable_patch(&foliotune_patch);
+	return klp_enable_patch(&ft_patch);
 }

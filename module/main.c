@@ -27,7 +27,7 @@
 #include "internal.h"
 #include "unmap.h"
 
-static struct dentry *foliotune_dir;
+static struct dentry *ft_dir;
 
 static int __init foliotune_init(void)
 {
@@ -45,17 +45,17 @@ static int __init foliotune_init(void)
 	if (ret)
 		return ret;
 
-	foliotune_dir = debugfs_create_dir(FOLIOTUNE_DEBUGFS_DIR, NULL);
-	if (IS_ERR(foliotune_dir)) {
-		ret = PTR_ERR(foliotune_dir);
+	ft_dir = debugfs_create_dir(FOLIOTUNE_DEBUGFS_DIR, NULL);
+	if (IS_ERR(ft_dir)) {
+		ret = PTR_ERR(ft_dir);
 		pr_err("cannot create debugfs directory: %d\n", ret);
 		goto err_reclaim_probes;
 	}
-	foliotune_build_debugfs_init(foliotune_dir);
-	foliotune_stats_debugfs_init(foliotune_dir);
-	foliotune_unmap_debugfs_init(foliotune_dir);
-	foliotune_fa_debugfs_init(foliotune_dir);
-	foliotune_reclaim_probes_debugfs_init(foliotune_dir);
+	foliotune_build_debugfs_init(ft_dir);
+	foliotune_stats_debugfs_init(ft_dir);
+	foliotune_unmap_debugfs_init(ft_dir);
+	foliotune_fa_debugfs_init(ft_dir);
+	foliotune_reclaim_probes_debugfs_init(ft_dir);
 
 	ret = foliotune_livepatch_enable();
 	if (ret) {
@@ -70,7 +70,7 @@ static int __init foliotune_init(void)
 err_fa:
 	/* idempotent: a failed enable ran the unpatch callbacks already */
 	foliotune_fa_exit();
-	debugfs_remove_recursive(foliotune_dir);
+	debugfs_remove_recursive(ft_dir);
 err_reclaim_probes:
 	foliotune_reclaim_probes_exit();
 	return ret;
@@ -80,7 +80,7 @@ err_reclaim_probes:
 static void __exit foliotune_exit(void)
 {
 	foliotune_fa_exit();
-	debugfs_remove_recursive(foliotune_dir);
+	debugfs_remove_recursive(ft_dir);
 	foliotune_reclaim_probes_exit();
 	pr_info("unloaded\n");
 }

@@ -13,7 +13,7 @@
 
 DEFINE_PER_CPU(struct foliotune_stats, foliotune_stats);
 
-static const char * const foliotune_counter_names[FT_NR_COUNTERS] = {
+static const char * const ft_counter_names[FT_NR_COUNTERS] = {
 	FOLIOTUNE_COUNTERS(FOLIOTUNE_NAME_STRING)
 };
 
@@ -27,21 +27,21 @@ unsigned long foliotune_stat_sum(enum foliotune_counter item)
 	return sum;
 }
 
-static int foliotune_vmstat_show(struct seq_file *m, void *unused)
+static int ft_vmstat_show(struct seq_file *m, void *unused)
 {
 	int i;
 
 	for (i = 0; i < FT_NR_COUNTERS; i++) {
-		seq_puts(m, foliotune_counter_names[i]);
+		seq_puts(m, ft_counter_names[i]);
 		seq_put_decimal_ull(m, " ", foliotune_stat_sum(i));
 		seq_putc(m, '\n');
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(foliotune_vmstat);
+DEFINE_SHOW_ATTRIBUTE(ft_vmstat);
 
 void foliotune_stats_debugfs_init(struct dentry *dir)
 {
 	debugfs_create_file(FOLIOTUNE_VMSTAT_FILE, 0444, dir, NULL,
-			    &foliotune_vmstat_fops);
+			    &ft_vmstat_fops);
 }

@@ -9,12 +9,7 @@
 # else, so a slip there breaks a report without any other test noticing.
 # Also: every committed session is evidence, not a dump (results, plots, one
 # archive).
-set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../lib.sh"
-repo=$FT_REPO
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
+. "$(dirname "$0")/lib-host.sh"
 
 # has NAME FILE HEADING...: every heading is a line of FILE
 has() {

@@ -8,13 +8,8 @@
 # zram, or with a scratch file that exists.  The first three are this
 # host's real state; the rest a fake /proc and /sys (FT_BOX_ROOT).  Also
 # make install / uninstall into a DESTDIR, and dkms's pre-build hook.
-set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../lib.sh"
-repo=$FT_REPO
+. "$(dirname "$0")/lib-host.sh"
 cd "$repo" || exit 1
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
 # the verified build the tree is made for (make exports KVER; run alone,
 # the default build): install below must not rebuild the tree for another
 verified=${KVER:-$(cat scripts/kernels/default-kver)}

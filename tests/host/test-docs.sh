@@ -4,12 +4,7 @@
 # docs/counters.md's knob and counter tables are what scripts/gen-docs.sh
 # makes from include/foliotune.h, and the check catches a header change
 # that the docs miss (self-test on a copy with one counter added).
-set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../lib.sh"
-repo=$FT_REPO
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
+. "$(dirname "$0")/lib-host.sh"
 
 if out=$("$repo/scripts/gen-docs.sh" --check 2>&1); then
 	ok "docs: docs/counters.md tables match include/foliotune.h"

@@ -5,12 +5,7 @@
 # layouts: a committed session's raw.tar.xz (DIR/raw) and the smoke fixture
 # (make bench's DIR/{unmap,faultaround}/raw), and the data it plots is the
 # data in the records.  Needs gnuplot (scripts/deps.sh installs gnuplot-nox).
-set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../lib.sh"
-repo=$FT_REPO
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
+. "$(dirname "$0")/lib-host.sh"
 
 if ! command -v gnuplot > /dev/null; then
 	not_ok "plot: gnuplot installed" "gnuplot missing: run make deps (gnuplot-nox)"
