@@ -342,24 +342,6 @@ check_eq "faultaround: auto keeps 64K for a stride-2 reader" 65536 "$(<"$KDBG")"
 check_eq "faultaround: auto state: useful" useful "$(auto_state reason | sed 's/[: ].*//')"
 log "auto after stride2: $(tr '\n' ';' < "$D/fault_around_auto_state")"
 stop_wl
-# Process creation: code is left out, the libraries' data is read at
-# scattered places but the sample comes back; the 64K window stays.  The
-# killed reader's sampled pages come back unused as its mapping is torn
-# down, a late but true verdict on it that once halved the window in the
-# first step of this test: let it land, then restart the tuner at 64K.
-wait_steps 2
-echo 0 > "$D/fault_around_auto"
-echo 65536 > "$D/fault_around_bytes"
-echo 1 > "$D/fault_around_auto"
-x0=$(ft_counter fa_read_faults_exec) c0=$(auto_state changes) p0=$(auto_state steps)
-"$FT_REPO/tests/progs/ft_spawn" -t 5 -m both > /dev/null
-x1=$(ft_counter fa_read_faults_exec) p1=$(auto_state steps)
-check "faultaround: process creation's code faults are counted apart (fa_read_faults_exec +$((x1 - x0)), 100 or more)" \
-	test $((x1 - x0)) -ge 100
-w1="$(<"$KDBG") $(auto_state changes)"
-check "faultaround: auto keeps 64K under process creation (window, changes: $w1, was 65536 $c0; $((p1 - p0)) steps, 8 or more)" \
-	test "$w1" = "65536 $c0" -a $((p1 - p0)) -ge 8
-log "auto after spawn: $(tr '\n' ';' < "$D/fault_around_auto_state")"
 "$P" touch seq "$T/rand" 30 > /dev/null & wl=$!
 echo 16384 > "$D/fault_around_auto_max_bytes"
 check "faultaround: auto clamps to a lowered max" loop_until 60 is_window 16384
@@ -375,6 +357,26 @@ check "faultaround: at most one change per step ($changes changes, $steps steps)
 	test "$changes" -ge 4 -a "$changes" -le "$steps"
 check "faultaround: fa_auto_changes counts them ($c1 <= $changes <= $c2)" \
 	test "$c1" -le "$changes" -a "$changes" -le "$c2"
+# Process creation: code is left out, the libraries' data is read at
+# scattered places but the sample comes back; the 64K window stays.  The
+# killed reader's sampled pages come back unused as its mapping is torn
+# down, a late but true verdict on it that once halved the window in the
+# first step of this test: let it land, then restart the tuner at 64K
+# (its change count starts again).
+wait_steps 2
+echo 0 > "$D/fault_around_auto"
+echo 65536 > "$D/fault_around_auto_max_bytes"
+echo 65536 > "$D/fault_around_bytes"
+echo 1 > "$D/fault_around_auto"
+x0=$(ft_counter fa_read_faults_exec) c0=$(auto_state changes) p0=$(auto_state steps)
+"$FT_REPO/tests/progs/ft_spawn" -t 5 -m both > /dev/null
+x1=$(ft_counter fa_read_faults_exec) p1=$(auto_state steps)
+check "faultaround: process creation's code faults are counted apart (fa_read_faults_exec +$((x1 - x0)), 100 or more)" \
+	test $((x1 - x0)) -ge 100
+w1="$(<"$KDBG") $(auto_state changes)"
+check "faultaround: auto keeps 64K under process creation (window, changes: $w1, was 65536 $c0; $((p1 - p0)) steps, 8 or more)" \
+	test "$w1" = "65536 $c0" -a $((p1 - p0)) -ge 8
+log "auto after spawn: $(tr '\n' ';' < "$D/fault_around_auto_state")"
 echo 8192 > "$D/fault_around_bytes"
 echo 1 > "$D/fault_around_auto"
 wait_steps 2

@@ -987,9 +987,35 @@ static int folio_of(int kfd, uint64_t pfn, uint64_t *head, int *order, bool *thp
  * between leaves a stale PFN that may by then belong to anybody's folio.
  * So a pass counts only if a second pagemap read finds every entry as the
  * first one did; otherwise its additions are rolled back and it is redone.
+ * And a pass waits while compaction has pages of the range unmapped
+ * (migration entries, RSS kept): they would read as neither mapped nor
+ * reclaimed, and under TCG a batch stays so for long enough to be read
+ * twice alike.
  */
 #define FT_PM_STABLE_MASK (FT_PM_PRESENT | FT_PM_SWAP | FT_PM_PFN)
 #define FT_ORDERS_TRIES 8
+#define FT_MIGRATION_WAIT_MS 5000
+
+static int wait_migration(const void *addr, size_t len, uint64_t *pm)
+{
+	size_t n = len / FT_PAGE, i, moving;
+	int ms;
+
+	for (ms = 0;; ms += 10) {
+		if (ft_pagemap(addr, len, pm) < 0)
+			return -1;
+		for (i = moving = 0; i < n; i++)
+			moving += FT_PM_MIGRATING(pm[i]);
+		if (!moving)
+			return 0;
+		if (ms >= FT_MIGRATION_WAIT_MS) {
+			ft_seterr("%zu pages of %p+%zu stayed under migration for %d ms",
+				  moving, addr, len, ms);
+			return -1;
+		}
+		usleep(10000);
+	}
+}
 
 static int orders_pass(struct ft_orders *o, int kfd, const uint64_t *pm, size_t n)
 {
@@ -1061,7 +1087,7 @@ int ft_orders_scan(struct ft_orders *o, const void *addr, size_t len, bool folio
 		}
 	}
 	for (try = 0; try < FT_ORDERS_TRIES; try++) {
-		if (ft_pagemap(addr, len, pm) < 0 || orders_pass(o, kfd, pm, n) < 0)
+		if (wait_migration(addr, len, pm) < 0 || orders_pass(o, kfd, pm, n) < 0)
 			goto out;
 		if (!folios) {
 			ret = 0;
