@@ -2136,6 +2136,27 @@ static int set_mthp(const char *file, int want_kb)
 	return 0;
 }
 
+/*
+ * 6.12's __thp_vma_allowable_orders() answers khugepaged for an anonymous
+ * shmem VMA with every order shmem allows there, unmasked: with one mTHP
+ * size of shmem_enabled on, the VMA counts as PMD-collapsible although
+ * hugepages-2048kB/shmem_enabled is never.  Where a 16K allocation fell
+ * back to order 0, khugepaged then collapses the whole 2 MiB into an
+ * order-9 folio and retracts the case's page tables (seen in the box:
+ * thp_collapse_alloc +4 and RSS 0 for 8 MiB of order-0 pages).  Its
+ * thread runs only while anonymous PMD THP is on: off for the case,
+ * restored after it.
+ */
+static int stop_khugepaged(void)
+{
+	if (ft_knob_set(THP_SYSFS "/enabled", "never") < 0)
+		return -1;
+	if (ft_exists(THP_SYSFS "/hugepages-2048kB/enabled") &&
+	    ft_knob_set(THP_SYSFS "/hugepages-2048kB/enabled", "never") < 0)
+		return -1;
+	return 0;
+}
+
 /* Driver-side setup.  Returns 0, -1 (fail, ft_err) or 1 (skip, ft_err). */
 static int prepare(struct ctx *c)
 {
@@ -2180,6 +2201,8 @@ static int prepare(struct ctx *c)
 		r = set_mthp("shmem_enabled", tc->mthp_kb);
 		if (r)
 			return r;
+		if (tc->kind == K_SHMEM && tc->mthp_kb < 2048 && stop_khugepaged() < 0)
+			return -1;
 		break;
 	case K_ANON:
 		r = set_mthp("enabled", tc->mthp_kb);
