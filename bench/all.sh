@@ -33,18 +33,9 @@ repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 2
 [ $# -gt 0 ] && { echo "all.sh takes no arguments (environment only)" >&2; exit 1; }
 
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
-	commit=$commit-dirty
-fi
-out=${BENCH_OUT:-bench/results/$(date -u +%Y-%m-%d)-$commit}
-if [ -z "${BENCH_OUT:-}" ] && [ -e "$out" ]; then
-	n=2
-	while [ -e "$out.$n" ]; do n=$((n + 1)); done
-	out=$out.$n
-fi
-mkdir -p "$out" || exit 2
-out=$(cd "$out" && pwd)
+. "$here/lib.sh"
+commit=$(bench_commit)
+out=$(bench_results_dir "$commit" "") || exit 2
 skip=" ${BENCH_SKIP:-} "
 
 # run NAME SCRIPT SETTINGS: one benchmark script with its own settings

@@ -62,19 +62,8 @@ for k in fault_around_bytes fault_around_mkold fault_around_auto fault_around_au
 done
 command -v mkfs.xfs > /dev/null || { echo "faultaround.sh: mkfs.xfs missing (xfsprogs)" >&2; exit 2; }
 
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
-	commit=$commit-dirty
-fi
-day=$(date -u +%Y-%m-%d)
-out=${BENCH_OUT:-bench/results/$day-$commit-faultaround}
-if [ -z "${BENCH_OUT:-}" ] && [ -e "$out" ]; then
-	n=2
-	while [ -e "$out.$n" ]; do n=$((n + 1)); done
-	out=$out.$n
-fi
-mkdir -p "$out/raw" || exit 2
-out=$(cd "$out" && pwd)
+commit=$(bench_commit)
+out=$(bench_results_dir "$commit" -faultaround) && mkdir -p "$out/raw" || exit 2
 
 # ---- time estimate (TCG, idle 2-CPU host) --------------------------------
 # Calibration: the default run took 26 min at host load average 7-9 (other
@@ -103,7 +92,7 @@ est=$(( setup + (reps * nconf + ${BENCH_WARMUP:-1}) * (nl * per_launch + ns * pe
 timeout_s=${BENCH_TIMEOUT:-$(( est * 4 ))}
 
 accel=$(bench_accel)
-bench_host_start "$out" "$cmdline" "$commit" "${BENCH_MEM:-2G}" "$est" "$timeout_s"
+bench_host_start "$out" "$cmdline" "$commit" "$accel" "${BENCH_MEM:-2G}" "$est" "$timeout_s"
 
 scratch=${BENCH_SCRATCH:-$repo/bench/.scratch}
 mkdir -p "$scratch" || exit 2

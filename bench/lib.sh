@@ -18,6 +18,26 @@ bench_accel() {
 	fi
 }
 
+# bench_commit: HEAD's short commit, "-dirty" when a tracked file differs.
+bench_commit() {
+	local c
+	c=$(git rev-parse --short HEAD 2>/dev/null) || { echo unknown; return; }
+	[ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] && c=$c-dirty
+	echo "$c"
+}
+
+# bench_results_dir COMMIT SUFFIX: $BENCH_OUT, else a new
+# bench/results/<date>-COMMIT SUFFIX (.2, .3, ... when that is taken);
+# made, and printed as an absolute path.
+bench_results_dir() {
+	local out=${BENCH_OUT:-bench/results/$(date -u +%Y-%m-%d)-$1$2} n=2
+	if [ -z "${BENCH_OUT:-}" ] && [ -e "$out" ]; then
+		while [ -e "$out.$n" ]; do n=$((n + 1)); done
+		out=$out.$n
+	fi
+	mkdir -p "$out" && (cd "$out" && pwd)
+}
+
 # bench_host_meta COMMIT ACCEL VCPUS: the commit, the date, the host and its
 # load average now, the accelerator and the guest's (or box's) CPUs.
 bench_host_meta() {
@@ -52,15 +72,15 @@ bench_boot() {
 	return "$rc"
 }
 
-# bench_host_start OUT CMDLINE COMMIT VM_MEM EST TIMEOUT: the first lines of
-# OUT/raw/host-meta.txt (the driver may append its own).
+# bench_host_start OUT CMDLINE COMMIT ACCEL VM_MEM EST TIMEOUT: the first
+# lines of OUT/raw/host-meta.txt (the driver may append its own).
 bench_host_start() {
 	{
 		echo "command $2"
-		bench_host_meta "$3" "$(bench_accel)" 2
-		echo "vm_mem $4"
-		echo "estimate_seconds $5"
-		echo "timeout_seconds $6"
+		bench_host_meta "$3" "$4" 2
+		echo "vm_mem $5"
+		echo "estimate_seconds $6"
+		echo "timeout_seconds $7"
 	} > "$1/raw/host-meta.txt"
 }
 

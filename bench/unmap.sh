@@ -41,19 +41,8 @@ for f in module/foliotune.ko userspace/foliotune tests/progs/ft_pageout_bench \
 done
 command -v mkfs.xfs > /dev/null || { echo "unmap.sh: mkfs.xfs missing (xfsprogs)" >&2; exit 2; }
 
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
-	commit=$commit-dirty
-fi
-day=$(date -u +%Y-%m-%d)
-out=${BENCH_OUT:-bench/results/$day-$commit}
-if [ -z "${BENCH_OUT:-}" ] && [ -e "$out" ]; then
-	n=2
-	while [ -e "$out.$n" ]; do n=$((n + 1)); done
-	out=$out.$n
-fi
-mkdir -p "$out/raw" || exit 2
-out=$(cd "$out" && pwd)
+commit=$(bench_commit)
+out=$(bench_results_dir "$commit" "") && mkdir -p "$out/raw" || exit 2
 
 reps=${BENCH_REPS:-5}
 secs=${BENCH_SECONDS:-10}
@@ -76,7 +65,7 @@ est=$(( 90 + (${BENCH_WARMUP:-1} + reps * 2 + ntr * 2) * nb * per_run + reps * n
 timeout_s=${BENCH_TIMEOUT:-$(( est * 3 ))}
 
 accel=$(bench_accel)
-bench_host_start "$out" "$cmdline" "$commit" "${BENCH_MEM:-4G}" "$est" "$timeout_s"
+bench_host_start "$out" "$cmdline" "$commit" "$accel" "${BENCH_MEM:-4G}" "$est" "$timeout_s"
 echo "kernel_args ${BENCH_KERNEL_ARGS:-}" >> "$out/raw/host-meta.txt"
 
 scratch=${BENCH_SCRATCH:-$repo/bench/.scratch}

@@ -15,20 +15,7 @@ cd "$FT_BOX_REPO" || exit 2
 . "$FT_BOX_REPO/bench/lib.sh"
 benches=${FT_BOX_BENCH:-unmap faultaround}
 
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
-	commit=$commit-dirty
-fi
-
-# results_dir SUFFIX: a new bench/results/<date>-<commit>-boxSUFFIX.
-results_dir() {
-	local out=${BENCH_OUT:-bench/results/$(date -u +%Y-%m-%d)-$commit-box$1} n=2
-	if [ -z "${BENCH_OUT:-}" ] && [ -e "$out" ]; then
-		while [ -e "$out.$n" ]; do n=$((n + 1)); done
-		out=$out.$n
-	fi
-	mkdir -p "$out/raw" && (cd "$out" && pwd)
-}
+commit=$(bench_commit)
 
 # host_meta: what bench/*.sh write on the host, for this machine.
 host_meta() {
@@ -43,12 +30,12 @@ trap 'exit 130' INT TERM
 rc=0
 for b in $benches; do
 	case $b in
-	unmap)		out=$(results_dir "") guest=bench/unmap-guest.sh report=bench/unmap-report.sh ;;
-	faultaround)	out=$(results_dir -faultaround) guest=bench/faultaround-guest.sh
+	unmap)		out=$(bench_results_dir "$commit" -box) guest=bench/unmap-guest.sh report=bench/unmap-report.sh ;;
+	faultaround)	out=$(bench_results_dir "$commit" -box-faultaround) guest=bench/faultaround-guest.sh
 			report=bench/faultaround-report.sh ;;
 	*)		echo "bench-box: unknown benchmark $b (unmap, faultaround)" >&2; rc=2; continue ;;
 	esac
-	[ -n "$out" ] || exit 2
+	[ -n "$out" ] && mkdir -p "$out/raw" || exit 2
 	host_meta > "$out/raw/host-meta.txt"
 	box_setup > "$out/raw/setup.out" 2>&1 || { cat "$out/raw/setup.out" >&2; exit 2; }
 	echo "bench-box: $b: results in $out"
