@@ -1032,8 +1032,6 @@ static int orders_pass(struct ft_orders *o, int kfd, const uint64_t *pm, size_t 
 			o->uffd_wp++;
 		if (e & FT_PM_SWAP)
 			o->swapped++;
-		if (FT_PM_MIGRATING(e))
-			o->migrating++;
 		if (!(e & FT_PM_PRESENT))
 			continue;
 		o->present++;

@@ -176,14 +176,15 @@ int ft_write_pattern_file(int fd, size_t len, uint64_t id, bool drop);
 #define FT_PM_PFN	((1ULL << 55) - 1)
 /*
  * A swap-type entry's type is its low 5 bits.  Swap devices take the
- * lowest types; 6.12 puts hwpoison, migration and device entries at
- * MAX_SWAPFILES (24 with DEVICE_PRIVATE, 27 without) and above, and PTE
- * markers (uffd-wp on a dropped page) at 31.  Of those, only migration
- * entries occur in these tests: a folio compaction is moving right now.
+ * lowest types, then 6.12 (include/linux/swap.h) puts hwpoison at
+ * MAX_SWAPFILES, the three migration types after it, device entries after
+ * those and PTE markers at 31.  Debian builds without DEVICE_PRIVATE:
+ * MAX_SWAPFILES is 27, hwpoison 27, migration 28-30 (a folio compaction is
+ * moving right now).
  */
 #define FT_PM_SWAP_TYPE(e)	((unsigned int)((e) & 0x1f))
-#define FT_PM_MIGRATING(e)	(((e) & FT_PM_SWAP) && FT_PM_SWAP_TYPE(e) >= 24 && \
-				 FT_PM_SWAP_TYPE(e) < 31)
+#define FT_PM_MIGRATING(e)	(((e) & FT_PM_SWAP) && FT_PM_SWAP_TYPE(e) >= 28 && \
+				 FT_PM_SWAP_TYPE(e) <= 30)
 
 #define FT_KPF_COMPOUND_HEAD	15
 #define FT_KPF_COMPOUND_TAIL	16
@@ -195,7 +196,6 @@ struct ft_orders {
 	unsigned long pages;		/* pages scanned */
 	unsigned long present;		/* PTE/PMD present */
 	unsigned long swapped;		/* swap (or migration) entries */
-	unsigned long migrating;	/* of which migration entries */
 	unsigned long uffd_wp;		/* PM_UFFD_WP set */
 	unsigned long hist[16];		/* distinct folios per order */
 	unsigned long nfolios, thp;	/* distinct folios, of which KPF_THP */

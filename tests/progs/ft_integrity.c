@@ -614,8 +614,8 @@ static int check_orders_range(struct ctx *c, const char *what, struct ft_orders 
 	if (ok)
 		return 0;
 	/* What tells a kernel surprise from a race, for whoever reads the log. */
-	tap_diag("orders not as wanted: %lu present, %lu swap entries (%lu migrating) of %lu pages%s",
-		 o.present, o.swapped, o.migrating, o.pages, big);
+	tap_diag("orders not as wanted: %lu present, %lu swap entries of %lu pages%s",
+		 o.present, o.swapped, o.pages, big);
 	if (opt.allow_small) {
 		tap_diag("folio orders not as wanted (ignored, -A): %s", hist);
 		return 0;
