@@ -98,11 +98,12 @@ guest_suite() {
 	0) echo "ok - guest $name: boot, run, clean console, $got results as planned" | emit ;;
 	plan) echo "not ok - guest $name: boot, run, clean console # $plan_note" | emit ;;
 	251) echo "not ok - guest $name: $(vm_why $rc) while tests ran (see $logs/console-$name.log)" | emit
-	     # CI keeps only this output: show what the kernel said last.
-	     echo "# last console lines of guest $name:"
-	     grep -vE '^VMRUN_' "$logs/console-$name.log" | tail -60 | sed 's/^/#   /' ;;
+	     # CI keeps only this output: what the kernel said last, in
+	     # $all too, for the failure summary at the end.
+	     { echo "# last console lines of guest $name:"
+	       grep -vE '^VMRUN_' "$logs/console-$name.log" | tail -60 | sed 's/^/#   /'; } | tee -a "$all" ;;
 	252) echo "not ok - guest $name: $(vm_why $rc) (see $logs/console-$name.log)" | emit
-	     grep -A40 'console gate' "$out" | head -40 ;;
+	     grep -A40 'console gate' "$out" | head -40 | sed 's/^/#   /' | tee -a "$all" ;;
 	250|"$FT_VM_NO_SCRATCH") echo "not ok - guest $name: $(vm_why $rc)" | emit ;;
 	*) echo "not ok - guest $name: suite exit status $rc" | emit ;;
 	esac
@@ -229,6 +230,14 @@ fi
 if [ "$skip_bad" -gt 0 ]; then
 	echo "# $skip_bad skip(s) without a hardware reason: they count as failures:"
 	grep '^ok - .*# SKIP' "$all" | grep -v '# SKIP hw:' | sed 's/^/#   /'
+fi
+# CI keeps the end of this output: each failure again, with the "#" lines
+# that followed it (its reason, a console's kernel errors).
+if [ "$fail" -gt 0 ]; then
+	echo "# the failures, with what they said:"
+	awk '/^not ok - / { n = 1; print "#   " $0; next }
+	     n && /^#/ { if (n++ <= 40) print "#   " $0; next }
+	     { n = 0 }' "$all"
 fi
 echo "# whole suite took $(( $(date +%s) - t0 )) s"
 echo "# Totals: pass:$pass fail:$fail skip:$skip"

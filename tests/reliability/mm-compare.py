@@ -82,6 +82,26 @@ def first_match(path, pattern, n=1):
     return ' '.join(hits[:n])
 
 
+def failure_context(path, n=12):
+    """The lines just before each failing subtest (kselftest prints its
+    reason there, as "# ..." lines): what CI shows of a regression, whose
+    .out file stays in the box's run directory."""
+    try:
+        with open(path, errors='replace') as f:
+            text = [l.rstrip('\n') for l in f]
+    except OSError:
+        return []
+    out = []
+    for i, line in enumerate(text):
+        if NOT_RE.match(line):
+            for l in text[max(0, i - 2):i + 1]:
+                if l not in out[-3:]:
+                    out.append(l)
+    if not out:
+        out = text[-5:]
+    return out[:n]
+
+
 def main():
     stock, ft, md = sys.argv[1:4]
     repo = os.environ.get('FT_REPO') or os.path.abspath(os.path.join(os.path.dirname(__file__), '../..'))
@@ -119,6 +139,7 @@ def main():
         if why:
             regressions += 1
             lines.append('not ok - peer: mm/%s # %s (see %s)' % (name, '; '.join(why), out_rel))
+            lines.extend('#   ' + l for l in failure_context(os.path.join(ft, name + '.out')))
             vmd = '**REGRESSION**: ' + '; '.join(why)
         elif vs == 'pass':
             lines.append('ok - peer: mm/%s: passes stock and with foliotune (%s subtests)' % (name, counts(fs)))

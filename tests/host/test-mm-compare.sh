@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-mm-compare.sh - the peer suite's judge (tests/reliability/mm-compare.py)
+# on made-up runs: a regression, whole or by subtest, is "not ok" and shows
+# the selftest's own reason (CI keeps no .out file); the same result both
+# ways, or a stock failure that foliotune shares, is "ok".
+. "$(dirname "$0")/lib-host.sh"
+cmp=$repo/tests/reliability/mm-compare.py
+
+# run NAME STOCK-RC STOCK-TAP FT-RC FT-TAP: one selftest's two runs, judged.
+run() {
+	local d=$w/$1
+	mkdir -p "$d/s" "$d/f"
+	echo "$1 $2 3" > "$d/s/summary"
+	printf '%b' "$3" > "$d/s/$1.out"
+	echo "$1 $4 3" > "$d/f/summary"
+	printf '%b' "$5" > "$d/f/$1.out"
+	python3 "$cmp" "$d/s" "$d/f" "$d/table.md"
+}
+
+out=$(run same 0 'ok 1 a\nok 2 b\n' 0 'ok 1 a\nok 2 b\n')
+check_eq "mm-compare: same results both ways is ok" \
+	"ok - peer: mm/same: passes stock and with foliotune (2/0/0 subtests)" "$out"
+
+out=$(run lost 0 'ok 1 a\nok 2 b\n' 1 'ok 1 a\n# Failed to map: File exists\nnot ok 2 b\n')
+case $out in
+"not ok - peer: mm/lost # passes stock, fail(1) with foliotune; subtests passing stock, failing with foliotune: 2 "*)
+	ok "mm-compare: a subtest lost with foliotune is not ok, by number" ;;
+*)	not_ok "mm-compare: a subtest lost with foliotune is not ok, by number" "got: $out" ;;
+esac
+case $out in
+*$'\n''#   # Failed to map: File exists'$'\n''#   not ok 2 b'*)
+	ok "mm-compare: the regression shows the selftest's reason" ;;
+*)	not_ok "mm-compare: the regression shows the selftest's reason" "got: $out" ;;
+esac
+
+out=$(run shared 1 'ok 1 a\nnot ok 2 b\n' 1 'ok 1 a\nnot ok 2 b\n')
+check_eq "mm-compare: a stock failure foliotune shares judges the rest" \
+	"ok - peer: mm/shared: fail(1) stock, fail(1) with foliotune; its 1 subtests passing stock pass with foliotune" "$out"
+
+out=$(run timeout 0 'ok 1 a\nok 2 b\n' 124 'ok 1 a\n')
+case $out in
+"not ok - peer: mm/timeout # passes stock, timeout with foliotune; subtests not reached with foliotune: 2 "*)
+	ok "mm-compare: a timeout with foliotune is not ok, unreached subtests named" ;;
+*)	not_ok "mm-compare: a timeout with foliotune is not ok, unreached subtests named" "got: $out" ;;
+esac
+
+out=$(run nothing 1 'not ok 1 a\n' 1 'not ok 1 a\n')
+case $out in
+"not ok - peer: mm/nothing # fail(1) on the stock kernel"*"cannot judge foliotune"*)
+	ok "mm-compare: a selftest nothing of which passes stock is not ok (judges nothing)" ;;
+*)	not_ok "mm-compare: a selftest nothing of which passes stock is not ok (judges nothing)" "got: $out" ;;
+esac
