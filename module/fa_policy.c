@@ -50,6 +50,9 @@
  *      u < T/2   (mostly unused)          to 4K at once
  *      u < T                              halve
  *      u >= 1/2 and N >= F/2              double (sequential, used)
+ *      p < 64K                            double, unless backing off
+ *                                         (worth its cost: back to the
+ *                                         kernel's default)
  *      otherwise                          hold (worth its cost)
  *   4. usefulness unknown (at 4K there is no fault-around to sample):
  *      p = 4K and N >= 3F/4 (sequential)  to M at once, unless backing off
@@ -59,11 +62,18 @@
  *      otherwise                          hold
  * Jumps instead of steps: a window the evidence refutes is left at once (a
  * 3 s app launch cannot wait four periods), and a jump up from 4K is
- * judged by the samples it makes possible.  Backoff: a jump from 4K whose
- * window is then shrunk before any step found it worth its cost (a strided
- * reader looks sequential at 4K and useless at M) doubles the periods the
- * next jump must wait (1, 2, 4 .. 64); a step that finds the window worth
- * it resets it.
+ * judged by the samples it makes possible.  Backoff: a growth (a jump
+ * from 4K, a step back to 64K) whose window is then shrunk before any step
+ * found it worth its cost (a strided reader looks sequential at 4K and
+ * useless at M) doubles the periods the next growth must wait (1, 2,
+ * 4 .. 64); a step that finds the grown window worth it resets it.
+ *
+ * Below 64K, a window worth its cost grows back: the kernel's default is
+ * the prior, and a smaller one must keep being earned.  Without it a
+ * window halved by one workload stays halved under the next one whenever
+ * every size is worth its cost there (process creation: a quarter to a
+ * third of the pre-mapped data pages used at 16K, 32K and 64K alike), and
+ * nothing would ever refute it.
  *
  * Quick steps.  Until the tuner has settled, it steps every quarter period
  * with the same thresholds (32 faults, 64 samples within a quarter: four
@@ -96,6 +106,7 @@
 #define FT_FA_RANDOM_FAULTS	128	/* fewer since the window was set: no verdict */
 #define FT_FA_MAX_BACKOFF	64	/* periods a refuted growth may wait */
 #define FT_FA_AGE_MIN_PAGES	32	/* R or S below this: no pressure */
+#define FT_FA_STOCK_PAGES	16	/* the kernel's fault_around_bytes, 64K */
 
 static __printf(5, 6) void ft_say(const char **decision, const char *what,
 				  char *reason, size_t size,
@@ -125,6 +136,25 @@ void foliotune_fa_policy_start(struct foliotune_fa_policy *p, bool old)
 	p->age_decision = old ? "old" : "young";
 }
 
+/* Below 64K and worth its cost: double, unless backing off. */
+static unsigned long ft_back_to_stock(struct foliotune_fa_policy *p,
+				      unsigned long pages, unsigned long used,
+				      unsigned long sampled,
+				      const struct foliotune_fa_period *d,
+				      const char *pr)
+{
+	if (d->now_ms < p->grow_ok) {
+		ft_window(p, "hold",
+			  "useful (%lu of %lu pre-mapped used), below 64K, backing off %lu ms more",
+			  used, sampled, p->grow_ok - d->now_ms);
+		return pages;
+	}
+	p->unconfirmed = true;
+	ft_window(p, "grow", "useful below 64K: %lu of %lu pre-mapped used%s",
+		  used, sampled, pr);
+	return min(2 * pages, FT_FA_STOCK_PAGES);
+}
+
 /* Rules 3 and 4 above; returns the window to use. */
 static unsigned long ft_decide(struct foliotune_fa_policy *p,
 			       unsigned long pages, unsigned long max,
@@ -139,9 +169,10 @@ static unsigned long ft_decide(struct foliotune_fa_policy *p,
 
 	if (sampled >= FT_FA_MIN_SAMPLES) {
 		if (16 * used >= t16 * sampled) {
-			/* worth its cost: a growth from 4K is confirmed */
+			/* worth its cost: the last growth is confirmed */
+			if (p->unconfirmed)
+				p->backoff = 1;
 			p->unconfirmed = false;
-			p->backoff = 1;
 			p->settled = true;
 			if (2 * used >= sampled && 2 * near >= faults && pages < max) {
 				ft_window(p, "grow",
@@ -149,6 +180,9 @@ static unsigned long ft_decide(struct foliotune_fa_policy *p,
 					  used, sampled, near, faults, pr);
 				return min(2 * pages, max);
 			}
+			if (pages < min(FT_FA_STOCK_PAGES, max))
+				return ft_back_to_stock(p, pages, used, sampled,
+							d, pr);
 			ft_window(p, "hold",
 				  "useful: %lu of %lu pre-mapped used, %lu of %lu near%s",
 				  used, sampled, near, faults, pr);
@@ -200,16 +234,28 @@ static unsigned long ft_decide(struct foliotune_fa_policy *p,
 				  FT_FA_RANDOM_FAULTS);
 			return pages;
 		}
-		if (16 * p->w_sampled >= p->w_faults) {
-			ft_window(p, "hold",
-				  "random positions (%lu of %lu near), but the sample comes back (%lu pre-mapped sampled for the last %lu read faults)",
-				  near, faults, p->w_sampled, p->w_faults);
-			return pages;
+		if (16 * p->w_sampled < p->w_faults) {
+			ft_window(p, "shrink",
+				  "random: %lu of %lu read faults near the previous one",
+				  near, faults);
+			return 1;
 		}
-		ft_window(p, "shrink",
-			  "random: %lu of %lu read faults near the previous one",
-			  near, faults);
-		return 1;
+	}
+	/* a step's sample too small to judge: the sums since the window was set */
+	if (pages > 1 && p->w_sampled >= FT_FA_MIN_SAMPLES &&
+	    16 * p->w_used >= t16 * p->w_sampled) {
+		if (p->unconfirmed)
+			p->backoff = 1;
+		p->unconfirmed = false;
+		if (pages < min(FT_FA_STOCK_PAGES, max))
+			return ft_back_to_stock(p, pages, p->w_used,
+						p->w_sampled, d, pr);
+	}
+	if (pages > 1 && 4 * near < faults) {
+		ft_window(p, "hold",
+			  "random positions (%lu of %lu near), but the sample comes back (%lu pre-mapped sampled for the last %lu read faults)",
+			  near, faults, p->w_sampled, p->w_faults);
+		return pages;
 	}
 	ft_window(p, "hold",
 		  "%s: %lu of %lu read faults near, %lu pre-mapped sampled",
@@ -233,9 +279,11 @@ unsigned long foliotune_fa_policy_window(struct foliotune_fa_policy *p,
 	if (p->w_faults >= 4 * FT_FA_RANDOM_FAULTS) {
 		p->w_faults /= 2;
 		p->w_sampled /= 2;
+		p->w_used /= 2;
 	}
 	p->w_faults += d->faults;
 	p->w_sampled += d->used + d->unused;
+	p->w_used += d->used;
 	if (pages > max) {
 		target = max;
 		ft_window(p, "clamp",
@@ -257,6 +305,7 @@ unsigned long foliotune_fa_policy_window(struct foliotune_fa_policy *p,
 	if (target != pages) {
 		p->w_faults = 0;
 		p->w_sampled = 0;
+		p->w_used = 0;
 		p->changes++;
 		p->last_change_ms = d->now_ms;
 		p->quick_holds = 0;

@@ -29,12 +29,12 @@ struct foliotune_fa_policy {
 	unsigned long last_change_ms;
 	/* a growth from 4K waits until step grow_ok (backoff in periods) */
 	unsigned long backoff, grow_ok;
-	bool unconfirmed;		/* a growth from 4K not yet found useful */
+	bool unconfirmed;		/* a growth not yet found useful */
 	/* settled: one change per full period; else quick steps (see .c) */
 	bool settled;
 	unsigned int quick_holds;	/* quick steps in a row without a change */
-	/* read faults and sampled PTEs since the window was last set */
-	unsigned long w_faults, w_sampled;
+	/* read faults, sampled and used PTEs since the window was last set */
+	unsigned long w_faults, w_sampled, w_used;
 	/* the age decision (fault_around_auto_age) */
 	bool old;			/* pre-mapped PTEs are mapped old */
 	unsigned long quiet_ms;		/* time without file reclaim pressure */

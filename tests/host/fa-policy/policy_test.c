@@ -220,6 +220,101 @@ static void test_window(void)
 	d.refault_file = 1;
 	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
 	check(pages == 8, "window: 3/16 used halves under pressure", &p);
+
+	/*
+	 * Below 64K, worth its cost but neither sequential nor mostly used
+	 * (process creation's data: 1/3 used at every size): back to 64K,
+	 * one doubling per period, and there it holds.
+	 */
+	foliotune_fa_policy_start(&p, false);
+	pages = 4;
+	p.settled = true;
+	d = rd(t += PERIOD, PERIOD, 300, 40, 40, 80);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 8 && !strcmp(p.decision, "grow") && p.unconfirmed,
+	      "window: useful below 64K doubles, unconfirmed", &p);
+	d = rd(t += QUICK, QUICK, 300, 40, 40, 80);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 8 && strstr(p.reason, "rate limit"),
+	      "window: ... once per period", &p);
+	d = rd(t += PERIOD, PERIOD, 300, 40, 40, 80);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	for (i = 0; i < 5; i++) {
+		d = rd(t += PERIOD, PERIOD, 300, 40, 40, 80);
+		pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	}
+	check(pages == 16 && !strcmp(p.decision, "hold") && p.backoff == 1,
+	      "window: ... to 64K, where it holds (the kernel's default, not the maximum)", &p);
+	foliotune_fa_policy_start(&p, false);
+	p.settled = true;
+	d = rd(t += PERIOD, PERIOD, 300, 40, 40, 80);
+	pages = foliotune_fa_policy_window(&p, 8, 32, PERIOD, &d);
+	d = rd(t += PERIOD, PERIOD, 300, 40, 40, 80);
+	pages = foliotune_fa_policy_window(&p, pages, 32, PERIOD, &d);
+	check(pages == 16,
+	      "window: ... a higher maximum is not sought without sequential faults", &p);
+	foliotune_fa_policy_start(&p, false);
+	p.settled = true;
+	d = rd(t += PERIOD, PERIOD, 300, 40, 40, 80);
+	pages = foliotune_fa_policy_window(&p, 4, 4, PERIOD, &d);
+	check(pages == 4, "window: ... nor above a lower maximum", &p);
+
+	/*
+	 * The same with a sample too small for any one step (the test box's
+	 * fork+exec loop: 5 of 25 used per 200 ms step): the sums since the
+	 * window was set decide, once they reach 64.
+	 */
+	foliotune_fa_policy_start(&p, false);
+	p.settled = true;
+	pages = 8;
+	for (i = 0; i < 2; i++) {
+		d = rd(t += PERIOD, PERIOD, 60, 8, 5, 20);
+		pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	}
+	check(pages == 8 && !strcmp(p.decision, "hold"),
+	      "window: small samples below 64K hold until their sum reaches 64", &p);
+	d = rd(t += PERIOD, PERIOD, 60, 8, 5, 20);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 16 && strstr(p.reason, "useful below 64K: 15 of 75"),
+	      "window: ... then, worth its cost, back to 64K", &p);
+	foliotune_fa_policy_start(&p, false);
+	p.settled = true;
+	pages = 8;
+	for (i = 0; i < 10; i++) {
+		d = rd(t += PERIOD, PERIOD, 60, 8, 2, 23);
+		pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	}
+	check(pages == 8,
+	      "window: ... but not when they say it is not (2 of 25 used, under 1/8)", &p);
+
+	/*
+	 * 32K pays (1/4 used), 64K does not (1/16): each return to 64K that is
+	 * refuted doubles the wait before the next one.
+	 */
+	foliotune_fa_policy_start(&p, false);
+	p.settled = true;
+	pages = 8;
+	{
+		unsigned long grows = 0, last_grow = 0, gap = 0, gaps_grow = 1;
+
+		for (i = 0; i < 40; i++) {
+			unsigned long was = pages;
+
+			d = pages == 16 ? rd(t += PERIOD, PERIOD, 300, 40, 8, 120) :
+					  rd(t += PERIOD, PERIOD, 300, 40, 32, 96);
+			pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+			if (pages > was) {
+				if (grows >= 2 && t - last_grow <= gap)
+					gaps_grow = 0;
+				if (grows)
+					gap = t - last_grow;
+				grows++;
+				last_grow = t;
+			}
+		}
+		check(grows >= 3 && grows <= 5 && gaps_grow && p.backoff >= 8,
+		      "window: refuted returns to 64K back off (1, 2, 4 .. periods)", &p);
+	}
 }
 
 int main(void)
