@@ -234,7 +234,7 @@ fi
 # CI keeps the end of this output: each failure again, with the "#" lines
 # that followed it (its reason, a console's kernel errors).
 if [ "$fail" -gt 0 ]; then
-	echo "# the failures, with what they said:"
+	echo "# the failures, each with the \"#\" lines that followed it:"
 	awk '/^not ok - / { n = 1; print "#   " $0; next }
 	     n && /^#/ { if (n++ <= 40) print "#   " $0; next }
 	     { n = 0 }' "$all"

@@ -324,13 +324,18 @@ if [[ -d $DBG && -w $KNOB && -r $VMSTAT ]]; then
 	run_integrity batch0 0
 	check_identities "batch0"
 
+	# The count goes to a file at every flip (renamed into place: the kill
+	# may land mid-write).  A TERM trap that wrote it once could fire
+	# while bash parsed a $(...) in the loop, which bash then reports as
+	# "unexpected EOF" and loses the count.
 	(
 		n=0 v=0
-		trap 'echo $n >"$TMP/flips"; exit 0' TERM
+		interval=$(awk -v ms="$FLIP_MS" 'BEGIN { printf "%.3f", ms / 1000 }')
 		while :; do
 			echo $v >"$KNOB" || exit 1
 			n=$((n + 1)) v=$((1 - v))
-			sleep "$(awk -v ms="$FLIP_MS" 'BEGIN { printf "%.3f", ms / 1000 }')"
+			echo $n >"$TMP/flips.new" && mv "$TMP/flips.new" "$TMP/flips"
+			sleep "$interval"
 		done
 	) &
 	FLIP_PID=$!
