@@ -136,6 +136,14 @@ void foliotune_fa_policy_start(struct foliotune_fa_policy *p, bool old)
 	p->age_decision = old ? "old" : "young";
 }
 
+/* A step found the window worth its cost: the last growth is confirmed. */
+static void ft_confirm(struct foliotune_fa_policy *p)
+{
+	if (p->unconfirmed)
+		p->backoff = 1;
+	p->unconfirmed = false;
+}
+
 /* Below 64K and worth its cost: double, unless backing off. */
 static unsigned long ft_back_to_stock(struct foliotune_fa_policy *p,
 				      unsigned long pages, unsigned long used,
@@ -169,10 +177,7 @@ static unsigned long ft_decide(struct foliotune_fa_policy *p,
 
 	if (sampled >= FT_FA_MIN_SAMPLES) {
 		if (16 * used >= t16 * sampled) {
-			/* worth its cost: the last growth is confirmed */
-			if (p->unconfirmed)
-				p->backoff = 1;
-			p->unconfirmed = false;
+			ft_confirm(p);
 			p->settled = true;
 			if (2 * used >= sampled && 2 * near >= faults && pages < max) {
 				ft_window(p, "grow",
@@ -244,9 +249,7 @@ static unsigned long ft_decide(struct foliotune_fa_policy *p,
 	/* a step's sample too small to judge: the sums since the window was set */
 	if (pages > 1 && p->w_sampled >= FT_FA_MIN_SAMPLES &&
 	    16 * p->w_used >= t16 * p->w_sampled) {
-		if (p->unconfirmed)
-			p->backoff = 1;
-		p->unconfirmed = false;
+		ft_confirm(p);
 		if (pages < min(FT_FA_STOCK_PAGES, max))
 			return ft_back_to_stock(p, pages, p->w_used,
 						p->w_sampled, d, pr);

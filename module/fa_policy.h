@@ -27,7 +27,7 @@ struct foliotune_fa_policy {
 	unsigned long steps;
 	unsigned long changes;		/* window changes */
 	unsigned long last_change_ms;
-	/* a growth from 4K waits until step grow_ok (backoff in periods) */
+	/* a growth waits until grow_ok (ms; backoff in periods) */
 	unsigned long backoff, grow_ok;
 	bool unconfirmed;		/* a growth not yet found useful */
 	/* settled: one change per full period; else quick steps (see .c) */
