@@ -234,10 +234,14 @@ fi
 # CI keeps the end of this output: each failure again, with the "#" lines
 # that followed it (its reason, a console's kernel errors).
 if [ "$fail" -gt 0 ]; then
-	echo "# the failures, each with the \"#\" lines that followed it:"
-	awk '/^not ok - / { n = 1; print "#   " $0; next }
-	     n && /^#/ { if (n++ <= 40) print "#   " $0; next }
-	     { n = 0 }' "$all"
+	# Suites print a case's diagnostics before its result or after it:
+	# show both sides, at most 40 lines each.
+	echo "# the failures, each between the \"#\" lines around it:"
+	awk '/^not ok - / { print "#   --"
+			    for (i = (nb > 40 ? nb - 40 : 0); i < nb; i++) print "#   " b[i]
+			    print "#   " $0; n = 1; nb = 0; next }
+	     /^#/ { if (n && n++ <= 40) print "#   " $0; b[nb++] = $0; next }
+	     { n = 0; nb = 0 }' "$all"
 fi
 echo "# whole suite took $(( $(date +%s) - t0 )) s"
 echo "# Totals: pass:$pass fail:$fail skip:$skip"
