@@ -231,11 +231,11 @@ if [ "$skip_bad" -gt 0 ]; then
 	echo "# $skip_bad skip(s) without a hardware reason: they count as failures:"
 	grep '^ok - .*# SKIP' "$all" | grep -v '# SKIP hw:' | sed 's/^/#   /'
 fi
-# CI keeps the end of this output: each failure again, with the "#" lines
-# that followed it (its reason, a console's kernel errors).
+# CI keeps the end of this output: each failure again, between the "#"
+# lines around it (its reason, a console's kernel errors).  Suites print a
+# case's diagnostics before its result or after it: both sides, at most 40
+# lines each.
 if [ "$fail" -gt 0 ]; then
-	# Suites print a case's diagnostics before its result or after it:
-	# show both sides, at most 40 lines each.
 	echo "# the failures, each between the \"#\" lines around it:"
 	awk '/^not ok - / { print "#   --"
 			    for (i = (nb > 40 ? nb - 40 : 0); i < nb; i++) print "#   " b[i]

@@ -758,7 +758,9 @@ static int cmd_pin(const char *kind, const char *dir, int secs)
 				 * large folio may be unsplittable for a moment
 				 * (a reference from an LRU batch or from
 				 * reclaim; stock too): then EHWPOISON, the
-				 * page marked and its folio kept whole.
+				 * page marked and its folio kept whole.  Not
+				 * poison_one(): MADV_PAGEOUT may just have
+				 * unmapped the page, so it has no pfn to check.
 				 */
 				char *v = PART(&c, 5) + 3 * FT_PAGE;
 				int r;

@@ -120,7 +120,6 @@ ensure_free_huge() {
 	echo $((total + $1 - free)) > /proc/sys/vm/nr_hugepages
 }
 nr_huge0=$(cat /proc/sys/vm/nr_hugepages)
-ensure_free_huge 128
 shmmax0=$(cat /proc/sys/kernel/shmmax) shmall0=$(cat /proc/sys/kernel/shmall)
 echo 268435456 > /proc/sys/kernel/shmmax
 echo 4194304 > /proc/sys/kernel/shmall
