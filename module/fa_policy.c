@@ -51,8 +51,9 @@
  *      u < T                              halve
  *      u >= 1/2 and N >= F/2              double (sequential, used)
  *      p < 64K                            double, unless backing off
- *                                         (worth its cost: back to the
- *                                         kernel's default)
+ *                                         or under pressure (worth its
+ *                                         cost: back to the kernel's
+ *                                         default)
  *      otherwise                          hold (worth its cost)
  *   4. usefulness unknown (at 4K there is no fault-around to sample):
  *      p = 4K and N >= 3F/4 (sequential)  to M at once, unless backing off
@@ -73,7 +74,11 @@
  * window halved by one workload stays halved under the next one whenever
  * every size is worth its cost there (process creation: a quarter to a
  * third of the pre-mapped data pages used at 16K, 32K and 64K alike), and
- * nothing would ever refute it.
+ * nothing would ever refute it.  Not under pressure, though: there the
+ * default is the wrong prior (the 2016 app launches ran best at 4K), and
+ * a smaller window's larger used fraction sent it back up only to be
+ * halved again (app launches without swap: 8K, 16K, 32K, 16K, a period
+ * each, where 4K was 44% faster than 64K).
  *
  * Quick steps.  Until the tuner has settled, it steps every quarter period
  * with the same thresholds (32 faults, 64 samples within a quarter: four
@@ -144,13 +149,19 @@ static void ft_confirm(struct foliotune_fa_policy *p)
 	p->unconfirmed = false;
 }
 
-/* Below 64K and worth its cost: double, unless backing off. */
+/* Below 64K and worth its cost: double, unless backing off or under pressure. */
 static unsigned long ft_back_to_stock(struct foliotune_fa_policy *p,
 				      unsigned long pages, unsigned long used,
 				      unsigned long sampled,
 				      const struct foliotune_fa_period *d,
-				      const char *pr)
+				      bool pressure)
 {
+	if (pressure) {
+		ft_window(p, "hold",
+			  "useful (%lu of %lu pre-mapped used), below 64K, under pressure: no growth back",
+			  used, sampled);
+		return pages;
+	}
 	if (d->now_ms < p->grow_ok) {
 		ft_window(p, "hold",
 			  "useful (%lu of %lu pre-mapped used), below 64K, backing off %lu ms more",
@@ -158,8 +169,8 @@ static unsigned long ft_back_to_stock(struct foliotune_fa_policy *p,
 		return pages;
 	}
 	p->unconfirmed = true;
-	ft_window(p, "grow", "useful below 64K: %lu of %lu pre-mapped used%s",
-		  used, sampled, pr);
+	ft_window(p, "grow", "useful below 64K: %lu of %lu pre-mapped used",
+		  used, sampled);
 	return min(2 * pages, FT_FA_STOCK_PAGES);
 }
 
@@ -187,7 +198,7 @@ static unsigned long ft_decide(struct foliotune_fa_policy *p,
 			}
 			if (pages < min(FT_FA_STOCK_PAGES, max))
 				return ft_back_to_stock(p, pages, used, sampled,
-							d, pr);
+							d, pressure);
 			ft_window(p, "hold",
 				  "useful: %lu of %lu pre-mapped used, %lu of %lu near%s",
 				  used, sampled, near, faults, pr);
@@ -252,7 +263,7 @@ static unsigned long ft_decide(struct foliotune_fa_policy *p,
 		ft_confirm(p);
 		if (pages < min(FT_FA_STOCK_PAGES, max))
 			return ft_back_to_stock(p, pages, p->w_used,
-						p->w_sampled, d, pr);
+						p->w_sampled, d, pressure);
 	}
 	if (pages > 1 && 4 * near < faults) {
 		ft_window(p, "hold",

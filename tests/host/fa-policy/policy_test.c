@@ -260,6 +260,30 @@ static void test_window(void)
 	check(pages == 4, "window: ... nor above a lower maximum", &p);
 
 	/*
+	 * Under pressure a window below 64K that is worth its cost holds: the
+	 * app launches without swap used 1/6 of a 32K window and 1/3 of 8K
+	 * and 16K ones, and went 8K, 16K, 32K, 16K while 4K was the fastest.
+	 */
+	foliotune_fa_policy_start(&p, false);
+	p.settled = true;
+	pages = 8;
+	d = rd(t += PERIOD, PERIOD, 300, 40, 52, 252);
+	d.refault_file = 500;
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 4, "window: under pressure, 1/6 used halves", &p);
+	for (i = 0; i < 8; i++) {
+		d = rd(t += PERIOD, PERIOD, 300, 40, 55, 107);
+		d.refault_file = 500;
+		pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	}
+	check(pages == 4 && p.changes == 1 && strstr(p.reason, "under pressure: no growth back"),
+	      "window: ... and a smaller window, 1/3 used, holds under pressure", &p);
+	d = rd(t += PERIOD, PERIOD, 300, 40, 55, 107);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 8 && !strcmp(p.decision, "grow"),
+	      "window: ... and grows back once the pressure is gone", &p);
+
+	/*
 	 * The same with a sample too small for any one step (the test box's
 	 * fork+exec loop: 5 of 25 used per 200 ms step): the sums since the
 	 * window was set decide, once they reach 64.
