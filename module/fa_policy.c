@@ -84,11 +84,14 @@
  * with the same thresholds (32 faults, 64 samples within a quarter: four
  * times the evidence a full period needs), so a short run is judged in a
  * quarter period and a refuted jump is undone a quarter period after it.
- * It has not settled right after it is turned on and after a jump up from
- * 4K; it settles when a step finds the window worth its cost, after a
- * shrink, or after a period's worth of quick steps without a change.
- * Settled, it steps once per period and changes the window at most once
- * per period.
+ * It has not settled right after it is turned on, after a jump up from 4K
+ * and after a halving; it settles when a step finds the window worth its
+ * cost, after a shrink to 4K, or after a period's worth of quick steps
+ * without a change.  Settled, it steps once per period and changes the
+ * window at most once per period; unsettled, it may shrink again a
+ * quarter after a change (64K to 4K through "little used" halvings took a
+ * period each, longer than many app launches), but a growth still waits a
+ * period after any change, so a window cannot flap every quarter.
  *
  * The age (fault_around_auto_age).  Old pre-mapped PTEs let reclaim tell
  * the pages nobody touched from the ones that were read, which only pays
@@ -309,7 +312,8 @@ unsigned long foliotune_fa_policy_window(struct foliotune_fa_policy *p,
 		target = ft_decide(p, pages, max, period_ms, d, pressure);
 	}
 
-	if (target != pages && p->settled && p->changes &&
+	/* growths at most once per period; shrinks too once settled */
+	if (target != pages && (p->settled || target > pages) && p->changes &&
 	    d->now_ms - p->last_change_ms < period_ms) {
 		ft_window(p, "hold",
 			  "rate limit: changed less than a period ago");
@@ -323,8 +327,12 @@ unsigned long foliotune_fa_policy_window(struct foliotune_fa_policy *p,
 		p->changes++;
 		p->last_change_ms = d->now_ms;
 		p->quick_holds = 0;
-		/* a jump up from 4K is judged by quick steps; a shrink settles */
-		p->settled = !(pages == 1 && target > 1);
+		/*
+		 * Judged by quick steps: a jump up from 4K, and a halving (the
+		 * next quarter may show the smaller window useless too).
+		 */
+		p->settled = !(pages == 1 && target > 1) &&
+			     !(target < pages && target > 1);
 	} else if (!p->settled &&
 		   ++p->quick_holds >= FOLIOTUNE_FA_QUICK_STEPS) {
 		p->settled = true;

@@ -165,6 +165,53 @@ static void test_window(void)
 	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
 	check(pages == 16, "window: a period later it may change again", &p);
 
+	/*
+	 * A halving is judged by quick steps: a window that turns out useless
+	 * too goes to 4K a quarter later (a strided reader after a sequential
+	 * one: the first period mixes both), but growing back waits a period.
+	 */
+	foliotune_fa_policy_start(&p, false);
+	p.settled = true;
+	d = rd(t += PERIOD, PERIOD, 400, 200, 12, 116);
+	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	check(pages == 8 && !p.settled && foliotune_fa_policy_next_ms(&p, PERIOD) == QUICK,
+	      "window: a halving leaves the tuner unsettled, quick steps", &p);
+	d = rd(t += QUICK, QUICK, 400, 200, 1, 100);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 1 && p.changes == 2 && p.settled,
+	      "window: ... a quarter later, unused at 32K: to 4K, settled", &p);
+	foliotune_fa_policy_start(&p, false);
+	p.settled = true;
+	d = rd(t += PERIOD, PERIOD, 400, 200, 12, 116);
+	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	d = rd(t += QUICK, QUICK, 400, 380, 120, 8);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 8 && strstr(p.reason, "rate limit"),
+	      "window: ... but a growth a quarter after the halving waits", &p);
+	{
+		unsigned long changes = 0, last_grow = 0, close_grows = 0, start = t;
+
+		/* 64K little used, 32K used and sequential: as fast as it may flap */
+		foliotune_fa_policy_start(&p, false);
+		p.settled = true;
+		pages = 16;
+		while (t - start < 20 * PERIOD) {
+			unsigned long was = pages;
+			unsigned long len = foliotune_fa_policy_next_ms(&p, PERIOD);
+
+			d = pages == 16 ? rd(t += len, len, 400, 200, 12, 116) :
+					  rd(t += len, len, 400, 380, 120, 8);
+			pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+			changes += pages != was;
+			if (pages > was) {
+				close_grows += last_grow && t - last_grow < PERIOD;
+				last_grow = t;
+			}
+		}
+		check(changes <= 21 && !close_grows,
+		      "window: ... so a window that flaps changes at most once per period on average", &p);
+	}
+
 	/* random reader at 64K without samples: 4K */
 	foliotune_fa_policy_start(&p, false);
 	d = rd(t += QUICK, QUICK, 400, 20, 0, 0);
