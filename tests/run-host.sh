@@ -26,4 +26,8 @@ for t in tests/host/test-*.sh; do
 	run_component "$(basename "$t" .sh)" bash "$t"
 done
 [ -f userspace/Makefile ] && run_component cli make -s -C userspace check
+# Last, after every test that runs make: the tree's module is still the
+# converted one a guest boot loads (.klp.rela sections, no listed symbol
+# left undefined).
+run_component final-klp-module bash tests/host/test-klp-module.sh
 exit 0
