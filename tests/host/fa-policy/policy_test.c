@@ -308,8 +308,9 @@ static void test_window(void)
 
 	/*
 	 * Under pressure a window below 64K that is worth its cost holds: the
-	 * app launches without swap used 1/6 of a 32K window and 1/3 of 8K
-	 * and 16K ones, and went 8K, 16K, 32K, 16K while 4K was the fastest.
+	 * app launches without swap used 1/6 of a 32K window, 1/5 to 1/3 of
+	 * 16K and 1/3 of 8K ones, and went 8K, 16K, 32K, 16K while 4K was
+	 * the fastest.
 	 */
 	foliotune_fa_policy_start(&p, false);
 	p.settled = true;
