@@ -25,12 +25,14 @@ on_box=0
 if [ "$on_box" = 1 ]; then
 	pkgs=(
 		build-essential libelf-dev pkg-config bc kmod xz-utils zstd
-		"linux-headers-$running" xfsprogs util-linux bpftrace
+		dwarves "linux-headers-$running" xfsprogs util-linux bpftrace
 		stress-ng liburing-dev python3 gnuplot-nox
 	)
 else
 pkgs=(
-	build-essential gcc-12 libelf-dev pkg-config bc
+	# dwarves: pahole, which kbuild runs to give a module BTF on
+	# kernels built with DEBUG_INFO_BTF_MODULES (every Debian 6.12)
+	build-essential gcc-12 libelf-dev pkg-config bc dwarves
 	kmod cpio busybox-static xz-utils zstd
 	qemu-system-x86 xfsprogs util-linux bpftrace
 	valgrind gnuplot-nox
