@@ -29,28 +29,30 @@ function workloads(s,   n, q) {
 	for (q = 1; q <= npat; q++) { wl[++n] = s "/" pats[q]; wk[n] = "p:" pats[q] ":nspp" }
 	return n
 }
+# overlap(s, c, b, key): the medians of c and b into SP_c and SP_b ("" when
+# missing); 1 when either lies inside the other's min..max over the reps
+function overlap(s, c, b, key,   cmin, cmax, bmin, bmax) {
+	stats(s, c, key); SP_c = S_med; cmin = S_min; cmax = S_max
+	stats(s, b, key); SP_b = S_med; bmin = S_min; bmax = S_max
+	return (SP_c >= bmin && SP_c <= bmax) || (SP_b >= cmin && SP_b <= cmax)
+}
 # versus(s, c, b, key): c against b, lower is better: "no difference" when
-# either median lies inside the other's min..max over the reps
-function versus(s, c, b, key,   cm, cmin, cmax, bm, bmin, bmax) {
-	stats(s, c, key); cm = S_med; cmin = S_min; cmax = S_max
-	stats(s, b, key); bm = S_med; bmin = S_min; bmax = S_max
-	if (cm == "" || bm == "" || bm == 0) return "-"
-	if ((cm >= bmin && cm <= bmax) || (bm >= cmin && bm <= cmax))
-		return sprintf("no difference (%.2f, inside the spread)", cm / bm)
-	return sprintf("%.2f (%+.0f%%)", cm / bm, (cm / bm - 1) * 100)
+# the medians are inside each other's spread
+function versus(s, c, b, key,   inside) {
+	inside = overlap(s, c, b, key)
+	if (SP_c == "" || SP_b == "" || SP_b == 0) return "-"
+	if (inside)
+		return sprintf("no difference (%.2f, inside the spread)", SP_c / SP_b)
+	return sprintf("%.2f (%+.0f%%)", SP_c / SP_b, (SP_c / SP_b - 1) * 100)
 }
 # target(s, c, b, key, tol): is c's median within tol (1.05: 5%) of b's?
-# "met"; else "inside the spread" when the medians lie inside each
-# other's min..max over the reps (versus() would say "no difference");
+# "met"; else "inside the spread" (versus() would say "no difference");
 # else "not met"
-function target(s, c, b, key, tol,   cm, cmin, cmax, bm, bmin, bmax) {
-	stats(s, c, key); cm = S_med; cmin = S_min; cmax = S_max
-	stats(s, b, key); bm = S_med; bmin = S_min; bmax = S_max
-	if (cm == "" || bm == "") return "-"
-	if (cm <= tol * bm) return "met"
-	if ((cm >= bmin && cm <= bmax) || (bm >= cmin && bm <= cmax))
-		return "inside the spread"
-	return "not met"
+function target(s, c, b, key, tol,   inside) {
+	inside = overlap(s, c, b, key)
+	if (SP_c == "" || SP_b == "") return "-"
+	if (SP_c <= tol * SP_b) return "met"
+	return inside ? "inside the spread" : "not met"
 }
 function ms(x) { return x == "" ? "-" : sprintf("%.1f", x) }
 function num(x) { return x == "" ? "-" : (x == int(x) ? sprintf("%d", x) : sprintf("%.1f", x)) }
@@ -459,6 +461,7 @@ END {
 	# (2) the mkold direction of Kirill Shutemov's table: fewer major
 	# faults and swap-ins than stock under pressure (launch scenarios).
 	nstat = split("stock fa4k mkold1 mkold2", statics, " ")
+	ntuner = split("auto auto200 autoage", tuners, " ")
 	print ""
 	print "## Targets " TCG
 	print ""
@@ -483,8 +486,8 @@ END {
 			if (best == "") continue
 			line = "| " wl[w] " | " bestc " | " sprintf("%.1f", best)
 			bstock = ntag[s, "stock"] ? med(s, "stock", wk[w]) : ""
-			for (a = 1; a <= 3; a++) {
-				ac = (a == 1) ? "auto" : ((a == 2) ? "auto200" : "autoage")
+			for (a = 1; a <= ntuner; a++) {
+				ac = tuners[a]
 				x = ntag[s, ac] ? med(s, ac, wk[w]) : ""
 				if (x == "") { line = line " | - | - | - | -"; continue }
 				v1 = target(s, ac, bestc, wk[w], 1.05)
@@ -500,8 +503,8 @@ END {
 		}
 	}
 	print ""
-	for (a = 1; a <= 3; a++) {
-		ac = (a == 1) ? "auto" : ((a == 2) ? "auto200" : "autoage")
+	for (a = 1; a <= ntuner; a++) {
+		ac = tuners[a]
 		if (!(ac in tallied)) continue
 		printf "- **%s**: (1) met %d, inside the spread %d, not met %d; (3) met %d, inside the spread %d, not met %d", ac,
 			tally[ac, 1, "met"], tally[ac, 1, "inside the spread"], tally[ac, 1, "not met"],
