@@ -103,6 +103,7 @@
  * periods without it.  The hysteresis keeps a workload whose pressure
  * comes and goes from flipping every step.
  */
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
@@ -144,6 +145,18 @@ void foliotune_fa_policy_start(struct foliotune_fa_policy *p, bool old)
 	p->age_decision = old ? "old" : "young";
 }
 
+/*
+ * A refuted growth's backoff ends at grow_ok.  The clock wraps, so it is
+ * compared with time_before(), and only while pending: each step forgets
+ * one that has passed (half a wrap later it would read as the future).
+ */
+static void ft_end_backoff(struct foliotune_fa_policy *p,
+			   const struct foliotune_fa_period *d)
+{
+	if (p->grow_waits && !time_before(d->now_ms, p->grow_ok))
+		p->grow_waits = false;
+}
+
 /* A step found the window worth its cost: the last growth is confirmed. */
 static void ft_confirm(struct foliotune_fa_policy *p)
 {
@@ -165,7 +178,7 @@ static unsigned long ft_back_to_stock(struct foliotune_fa_policy *p,
 			  used, sampled);
 		return pages;
 	}
-	if (d->now_ms < p->grow_ok) {
+	if (p->grow_waits) {
 		ft_window(p, "hold",
 			  "useful (%lu of %lu pre-mapped used), below 64K, backing off %lu ms more",
 			  used, sampled, p->grow_ok - d->now_ms);
@@ -219,6 +232,7 @@ static unsigned long ft_decide(struct foliotune_fa_policy *p,
 			p->backoff = min_t(unsigned long, 2 * p->backoff,
 					   FT_FA_MAX_BACKOFF);
 			p->grow_ok = d->now_ms + p->backoff * period_ms;
+			p->grow_waits = true;
 		}
 		if (32 * used < t16 * sampled) {
 			ft_window(p, "shrink",
@@ -233,7 +247,7 @@ static unsigned long ft_decide(struct foliotune_fa_policy *p,
 	}
 
 	if (pages == 1 && 4 * near >= 3 * faults && max > 1) {
-		if (d->now_ms < p->grow_ok) {
+		if (p->grow_waits) {
 			ft_window(p, "hold",
 				  "sequential at 4K (%lu of %lu near), backing off %lu ms more",
 				  near, faults, p->grow_ok - d->now_ms);
@@ -293,6 +307,7 @@ unsigned long foliotune_fa_policy_window(struct foliotune_fa_policy *p,
 	unsigned long target = pages;
 
 	p->steps++;
+	ft_end_backoff(p, d);
 	if (p->w_faults >= 4 * FT_FA_RANDOM_FAULTS) {
 		p->w_faults /= 2;
 		p->w_sampled /= 2;

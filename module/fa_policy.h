@@ -18,17 +18,33 @@ struct foliotune_fa_period {
 	unsigned long allocstall;	/* A: direct reclaim entries */
 	unsigned long refault_file;	/* R: workingset_refault_file */
 	unsigned long pgsteal_file;	/* S: file pages reclaimed (kswapd, direct, memcg) */
+	/*
+	 * A millisecond clock that may wrap: only differences of two of its
+	 * readings mean anything, and times are compared with time_before().
+	 */
 	unsigned long now_ms;		/* when the step runs */
 	unsigned long len_ms;		/* how long the step's period was */
 };
+
+/*
+ * F: read faults less exec faults.  The two per-cpu sums are read one after
+ * the other, so an exec fault between the reads can make the exec delta the
+ * larger one: then no fault is judged, rather than about 2^64.
+ */
+static inline unsigned long foliotune_fa_judged_faults(unsigned long faults,
+						       unsigned long exec)
+{
+	return faults > exec ? faults - exec : 0;
+}
 
 /* The tuner's memory between steps; zeroed by foliotune_fa_policy_start(). */
 struct foliotune_fa_policy {
 	unsigned long steps;
 	unsigned long changes;		/* window changes */
 	unsigned long last_change_ms;
-	/* a growth waits until grow_ok (ms; backoff in periods) */
+	/* while grow_waits, a growth waits until grow_ok (ms; backoff in periods) */
 	unsigned long backoff, grow_ok;
+	bool grow_waits;
 	bool unconfirmed;		/* a growth not yet found useful */
 	/* settled: one change per full period; else quick steps (see .c) */
 	bool settled;

@@ -270,11 +270,22 @@ static void ft_fa_auto_record(unsigned long from, unsigned long to,
 	ft_fa_auto.hist[i].old = ft_fa_auto.policy.old;
 }
 
+/*
+ * The policy's clock: milliseconds of the 64-bit jiffies.  Not
+ * jiffies_to_msecs(jiffies), an unsigned int that wraps 300 s after boot
+ * (INITIAL_JIFFIES) and every 49.7 days: differences across that wrap came
+ * out near 2^64 in an unsigned long.
+ */
+static unsigned long ft_fa_clock_ms(void)
+{
+	return jiffies64_to_msecs(get_jiffies_64());
+}
+
 static void ft_fa_auto_step_locked(void)
 {
 	unsigned long now[FT_IN_NR], *d = ft_fa_auto.delta;
 	unsigned long pages = READ_ONCE(fault_around_pages), target;
-	unsigned long now_ms = jiffies_to_msecs(jiffies);
+	unsigned long now_ms = ft_fa_clock_ms();
 	struct foliotune_fa_policy *p = &ft_fa_auto.policy;
 	struct foliotune_fa_period in;
 	bool old;
@@ -287,7 +298,8 @@ static void ft_fa_auto_step_locked(void)
 	}
 	in = (struct foliotune_fa_period) {
 		/* exec faults are not judged: see fa_policy.c */
-		.faults = d[FT_IN_faults] - d[FT_IN_exec],
+		.faults = foliotune_fa_judged_faults(d[FT_IN_faults],
+						     d[FT_IN_exec]),
 		.near = d[FT_IN_near],
 		.used = d[FT_IN_sample_used],
 		.unused = d[FT_IN_sample_unused],
@@ -396,7 +408,7 @@ static int ft_fa_auto_set_locked(u64 val)
 		ft_fa_auto.saved_pages = READ_ONCE(fault_around_pages);
 		ft_fa_auto_sample(ft_fa_auto.prev);
 		memset(ft_fa_auto.delta, 0, sizeof(ft_fa_auto.delta));
-		ft_fa_auto.last_step_ms = jiffies_to_msecs(jiffies);
+		ft_fa_auto.last_step_ms = ft_fa_clock_ms();
 		/* the age starts young: the first pressure makes it old */
 		foliotune_fa_policy_start(&ft_fa_auto.policy, false);
 		ft_fa_auto.on = true;

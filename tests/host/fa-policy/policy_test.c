@@ -5,6 +5,7 @@
  * periods: the age under pressure, without it and when it flaps; early
  * decisions, refuted jumps, the once-per-period rule once settled.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,16 +15,19 @@
 #define QUICK	(PERIOD / FOLIOTUNE_FA_QUICK_STEPS)
 
 static int failed;
+/* appended to every check's name while the window tests run on a wrapping clock */
+static const char *clock_note = "";
 
 static void check(int cond, const char *what, const struct foliotune_fa_policy *p)
 {
 	if (cond) {
-		printf("ok - fa-policy: %s\n", what);
+		printf("ok - fa-policy: %s%s\n", what, clock_note);
 		return;
 	}
 	failed = 1;
-	printf("not ok - fa-policy: %s # decision %s (%s), age %s (%s)\n", what,
-	       p->decision, p->reason, p->age_decision, p->age_reason);
+	printf("not ok - fa-policy: %s%s # decision %s (%s), age %s (%s)\n",
+	       what, clock_note, p->decision, p->reason, p->age_decision,
+	       p->age_reason);
 }
 
 /* A period of a reader: F faults, N near, U/W sampled used/unused. */
@@ -110,11 +114,12 @@ static void test_age(void)
 	      "age: flapping pressure (every other period) changes it once", &p);
 }
 
-static void test_window(void)
+/* t0: the clock's reading at the start (the tests take ~150 periods) */
+static void test_window(unsigned long t0)
 {
 	struct foliotune_fa_policy p;
 	struct foliotune_fa_period d;
-	unsigned long pages, t = 0, i;
+	unsigned long pages, t = t0, i;
 
 	/* stride reader at the stock 64K: refuted at the first quick step */
 	foliotune_fa_policy_start(&p, false);
@@ -389,9 +394,91 @@ static void test_window(void)
 	}
 }
 
+/*
+ * The clock wraps (the tuner's is 64-bit jiffies in ms, an unsigned long:
+ * on 32-bit every 49.7 days): a backoff that ends after the wrap.
+ */
+static void test_clock_wrap(void)
+{
+	struct foliotune_fa_policy p;
+	struct foliotune_fa_period d;
+	unsigned long pages, t = ULONG_MAX - 3 * PERIOD;
+
+	/* refuted before the wrap, the backoff ending before it too */
+	foliotune_fa_policy_start(&p, false);
+	d = rd(t += QUICK, QUICK, 200, 190, 0, 0);
+	pages = foliotune_fa_policy_window(&p, 1, 16, PERIOD, &d);
+	d = rd(t += QUICK, QUICK, 200, 190, 4, 124);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	d = rd(t += QUICK, QUICK, 200, 190, 0, 0);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 1 && strstr(p.reason, "backing off") && p.grow_ok > t,
+	      "clock wrap: a jump refuted before the wrap backs off", &p);
+	t = p.grow_ok + PERIOD;
+	d = rd(t, PERIOD, 200, 190, 0, 0);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(t < PERIOD && pages == 16 && !strcmp(p.decision, "grow"),
+	      "clock wrap: ... and grows after the wrap once the backoff has ended", &p);
+
+	/* refuted just before the wrap, the backoff ending after it */
+	foliotune_fa_policy_start(&p, false);
+	t = ULONG_MAX - PERIOD / 2;
+	d = rd(t += QUICK, QUICK, 200, 190, 0, 0);
+	pages = foliotune_fa_policy_window(&p, 1, 16, PERIOD, &d);
+	d = rd(t += QUICK, QUICK, 200, 190, 4, 124);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	d = rd(t += QUICK, QUICK, 200, 190, 0, 0);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(t < PERIOD && pages == 1 && strstr(p.reason, "backing off"),
+	      "clock wrap: a backoff that ends after the wrap holds across it", &p);
+	t = p.grow_ok;
+	d = rd(t, PERIOD, 200, 190, 0, 0);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 16 && !strcmp(p.decision, "grow"),
+	      "clock wrap: ... and grows when it ends", &p);
+
+	/* a passed backoff is forgotten: half a wrap later it is not the future */
+	foliotune_fa_policy_start(&p, false);
+	t = 0;
+	d = rd(t += QUICK, QUICK, 200, 190, 0, 0);
+	pages = foliotune_fa_policy_window(&p, 1, 16, PERIOD, &d);
+	d = rd(t += QUICK, QUICK, 200, 190, 4, 124);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	d = rd(t += 3 * PERIOD, PERIOD, 20, 0, 0, 0);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	t += ULONG_MAX / 2 + PERIOD;
+	d = rd(t, PERIOD, 200, 190, 0, 0);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 16,
+	      "clock wrap: a backoff that has passed does not come back half a wrap later", &p);
+}
+
+/* Exec faults read after the fault sum can outnumber it: nothing is judged. */
+static void test_exec_faults(void)
+{
+	struct foliotune_fa_policy p;
+	struct foliotune_fa_period d;
+	unsigned long pages;
+
+	foliotune_fa_policy_start(&p, false);
+	p.settled = true;
+	d = rd(PERIOD, PERIOD, foliotune_fa_judged_faults(40, 41), 0, 0, 0);
+	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	check(d.faults == 0 && pages == 16 && strstr(p.reason, "idle"),
+	      "exec faults: more exec than read faults in a step judge none (hold, not random)", &p);
+	check(foliotune_fa_judged_faults(300, 100) == 200,
+	      "exec faults: otherwise left out of the read faults", &p);
+}
+
 int main(void)
 {
 	test_age();
-	test_window();
+	test_window(0);
+	/* the same decisions with the clock wrapping about a third in */
+	clock_note = " (clock wraps)";
+	test_window(ULONG_MAX - 50 * PERIOD);
+	clock_note = "";
+	test_clock_wrap();
+	test_exec_faults();
 	return failed;
 }
