@@ -211,18 +211,25 @@ static unsigned int ft_unmap_pte_batch(struct folio *folio,
  * PTE, with the accessed/dirty bits of the whole run OR-ed in).  Writable,
  * soft-dirty, uffd-wp and all other bits come back exactly; accessed and
  * dirty may come back on more PTEs than had them, which is harmless: the
- * folio is kept and was marked dirty if any PTE was dirty.  Never
- * set_ptes() of @cleared: pte_mkdirty() also sets soft-dirty on x86.
+ * folio is kept and was marked dirty if any PTE was dirty.  pte_mkdirty()
+ * also sets soft-dirty on x86, so @orig's soft-dirty is put back after it
+ * (the MMU never sets soft-dirty: a soft-dirty tracker must not see writes
+ * that did not happen on the other PTEs of the run).
  */
 static void ft_restore_ptes(struct mm_struct *mm, unsigned long addr,
 			    pte_t *ptep, pte_t orig, pte_t cleared,
 			    unsigned int nr)
 {
+	pte_t pte = orig;
+
 	if (pte_young(cleared))
-		orig = pte_mkyoung(orig);
-	if (pte_dirty(cleared) && !pte_dirty(orig))
-		orig = pte_mkdirty(orig);
-	set_ptes(mm, addr, ptep, orig, nr);
+		pte = pte_mkyoung(pte);
+	if (pte_dirty(cleared) && !pte_dirty(orig)) {
+		pte = pte_mkdirty(pte);
+		if (!pte_soft_dirty(orig))
+			pte = pte_clear_soft_dirty(pte);
+	}
+	set_ptes(mm, addr, ptep, pte, nr);
 }
 
 /* foliotune: counters for one run that reached discard: (see the top). */
