@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # record.sh CMD... - run the debug-kernel lane's suite (make check-debug) and
-# append its result to docs/debug-runs.md: date, commit, kernel build,
-# counts, duration.  CI cannot afford the kernel build, so the repository
+# append its result to docs/debug-runs.md: date, commit and the hash of
+# the lane's inputs (tests/lanes.sh), kernel build, counts, duration.  CI cannot afford the kernel build, so the repository
 # remembers the last full debug run.
 # Exit status: CMD's.
 set -uo pipefail
@@ -16,6 +16,8 @@ start=$(date -u '+%F %H:%M')
 # the tree the run tests is the one it starts from (commits made while it
 # runs are not in it)
 commit=$(git -C "$repo" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+# what tests/lanes.sh compares with the tree to say whether this run is stale
+inputs=$("$repo/tests/lanes.sh" hash debug)
 "$@" 2>&1 | tee "$out"
 rc=${PIPESTATUS[0]}
 secs=$(( $(date +%s) - t0 ))
@@ -25,7 +27,7 @@ counts=$(grep -m1 -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$out" || 
 kernel="${KVER:-?} $(uname_v=$(cat "$(dirname "${FT_KERNEL_IMAGE:-/nonexistent}")/version" 2>/dev/null); echo "${uname_v##* }")"
 result=PASS
 [ "$rc" = 0 ] || result="FAIL (exit $rc)"
-row="| $start | $commit | $kernel | $counts | $((secs / 60)) min | $result |"
+row="| $start | $commit, inputs $inputs | $kernel | $counts | $((secs / 60)) min | $result |"
 doc=$repo/docs/debug-runs.md
 [ -f "$doc" ] || { echo "record: $doc missing" >&2; exit "$rc"; }
 echo "$row" >> "$doc"

@@ -9,15 +9,22 @@
 #   Mutant: one line
 #   Tests: guest test scripts, run by tests/guest/suite.sh in one boot
 #   Env: VAR=VALUE ... exported into the box (optional)
+#   Caught-by: a check made to catch it (repeatable): a "not ok" line that
+#              contains this text, or "console-gate" for a kernel error on
+#              the console (vmrun 252, or 251 when it crashed the box)
 #   Timeout: seconds for the boot (optional, default 1200)
 # In the box the mutant is bind-mounted over module/foliotune.ko (or
 # userspace/foliotune), so every test that loads "the" module or runs "the"
 # CLI gets the mutant (the host's files are not touched).  A mutant is
-# caught by a "not ok" result line, the console gate (vmrun 252) or a
-# crash or hang (251); anything else is a miss, and so is a boot that
-# could not run the tests.  Ends with "N caught, M missed"; with
-# FT_MUTANTS_RECORD=1 (make check-mutants) also appends that, the date, the
-# commit and the time to docs/mutants.md.  Logs: build/test-logs-mutants/.
+# caught only by a check its header names; any other failure is a side
+# catch, reported but not counted, so a test that fails for its own
+# reasons cannot pass a mutant for caught.  Control boots come first: the
+# unmodified module and CLI, the mutants' tests (one boot per Env): if one
+# fails, the lane fails before any mutant runs.  Ends with "N caught, M
+# missed"; with FT_MUTANTS_RECORD=1 (make check-mutants) and every mutant
+# run it also appends the date, the commit, the hash of the lane's inputs
+# (tests/lanes.sh), the score and the time to docs/mutants.md.  Logs:
+# build/test-logs-mutants/.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 1
@@ -34,60 +41,129 @@ fi
 # field NAME PATCH: the header field NAME of PATCH (before the first diff).
 field() { sed -n "/^diff /q; s/^$1: *//p" "$2" | head -1; }
 
-caught=0 missed=0 t0=$(date +%s)
+# fields NAME PATCH: every header field NAME of PATCH, one per line.
+fields() { sed -n "/^diff /q; s/^$1: *//p" "$2"; }
+
+# boot LOG-NAME ENV -- COMMAND: one boot of the box, results in $logs/NAME.tap;
+# sets rc.
+boot() {
+	local name=$1 env=$2 tmo=$3; shift 4
+	local vmenv=() e
+	for e in $env; do vmenv+=(-e "$e"); done
+	rm -f "$logs/rundir-$name"
+	vm_boot "$repo/build/vm/xfs-mutant.img" 1G -k "$KVER" -q -t "$tmo" -l "$logs/console-$name.log" \
+		-R "$logs/rundir-$name" "${vmenv[@]}" -- "$@" > "$logs/$name.out" 2>&1
+	rc=$?
+	local rundir
+	rundir=$(cat "$logs/rundir-$name" 2>/dev/null)
+	cp "$rundir/results.tap" "$logs/$name.tap" 2>/dev/null || : > "$logs/$name.tap"
+}
+
+# console_error NAME: the first kernel error on NAME's console.
+console_error() {
+	grep -hm1 -E 'BUG|Oops|panic|WARNING|Bad page' "$logs/console-$1.log" | sed 's/^\[ *[0-9.]*\] //'
+}
+
+inputs=$(tests/lanes.sh hash mutants)
+caught=0 missed=0 sides=0 t0=$(date +%s)
 : > "$logs/results.tap"
+
+# Control boots: the mutants' tests on the unmodified tree, one per Env.
+declare -A ctl_tests=()
+for m in "${names[@]}"; do
+	p=tests/mutants/$m.patch
+	env=$(field Env "$p")
+	for t in $(field Tests "$p"); do
+		case " ${ctl_tests[$env]:-} " in *" $t "*) ;; *) ctl_tests[$env]="${ctl_tests[$env]:-} $t" ;; esac
+	done
+done
+n=0
+for env in "${!ctl_tests[@]}"; do
+	n=$((n + 1))
+	m0=$(date +%s)
+	# shellcheck disable=SC2086  # a list of scripts
+	boot "control-$n" "$env" 1800 -- "bash tests/guest/suite.sh ${ctl_tests[$env]}"
+	bad=$(grep -c '^not ok' "$logs/control-$n.tap")
+	if [ "$rc" != 0 ] || [ "$bad" != 0 ] || ! grep -q '^ok' "$logs/control-$n.tap"; then
+		echo "not ok - control $n (${env:-no Env}:${ctl_tests[$env]}): vmrun exit $rc, $bad failed # see $logs/control-$n.out" |
+			tee -a "$logs/results.tap"
+		grep -m5 '^not ok' "$logs/control-$n.tap" | sed 's/^/#   /'
+		echo "control boot failed: the tests fail without a mutant, so no catch would mean anything"
+		exit 1
+	fi
+	echo "ok - control $n (${env:-no Env}:${ctl_tests[$env]}): $(grep -c '^ok' "$logs/control-$n.tap") passed in $(( $(date +%s) - m0 )) s" |
+		tee -a "$logs/results.tap"
+done
+
 for m in "${names[@]}"; do
 	p=tests/mutants/$m.patch
 	what=$(field Mutant "$p")
 	tests=$(field Tests "$p")
 	env=$(field Env "$p")
 	tmo=$(field Timeout "$p")
+	mapfile -t by < <(fields Caught-by "$p")
 	if [ -r "build/mutants/$m/foliotune.ko" ]; then
 		art=build/mutants/$m/foliotune.ko target=module/foliotune.ko
 	else
 		art=build/mutants/$m/userspace/foliotune target=userspace/foliotune
 	fi
 	m0=$(date +%s)
-	if [ -z "$tests" ] || [ ! -r "$art" ]; then
-		echo "not ok - mutant $m: missed # not built ($art) or no Tests: line" | tee -a "$logs/results.tap"
+	if [ -z "$tests" ] || [ ${#by[@]} -eq 0 ] || [ ! -r "$art" ]; then
+		echo "not ok - mutant $m: missed # not built ($art), or no Tests: or Caught-by: line" | tee -a "$logs/results.tap"
 		missed=$((missed + 1))
 		continue
 	fi
-	vmenv=()
-	for e in $env; do vmenv+=(-e "$e"); done
-	rm -f "$logs/rundir-$m"
-	# shellcheck disable=SC2086  # Tests: is a list of scripts
-	vm_boot "$repo/build/vm/xfs-mutant.img" 1G -k "$KVER" -q -t "${tmo:-1200}" -l "$logs/console-$m.log" \
-		-R "$logs/rundir-$m" "${vmenv[@]}" -- \
+	boot "$m" "$env" "${tmo:-1200}" -- \
 		"mount --bind '$repo/$art' '$repo/$target' && cmp -s '$repo/$art' '$repo/$target' ||
 			{ echo 'cannot bind the mutant'; exit 3; }
-		 bash tests/guest/suite.sh $tests" > "$logs/$m.out" 2>&1
-	rc=$?
-	rundir=$(cat "$logs/rundir-$m" 2>/dev/null)
-	cp "$rundir/results.tap" "$logs/$m.tap" 2>/dev/null || : > "$logs/$m.tap"
-	first=$(grep -m1 '^not ok' "$logs/$m.tap")
+		 bash tests/guest/suite.sh $tests"
 	took=$(( $(date +%s) - m0 ))
+	how="" side=()
 	case $rc in
-	251) how="crash or hang (vmrun 251): $(grep -hm1 -E 'BUG|Oops|panic|WARNING' "$logs/console-$m.log" | sed 's/^\[ *[0-9.]*\] //')" ;;
-	252) how="console gate (vmrun 252): $(grep -hm1 -E 'BUG|Oops|WARNING|Bad page' "$logs/console-$m.log" | sed 's/^\[ *[0-9.]*\] //')" ;;
-	0) how=${first:+"$first"} ;;
-	*) how="" first="" ;;
+	251|252)
+		kind="console gate (vmrun $rc): $(console_error "$m")"
+		[ "$rc" = 251 ] && kind="crash or hang (vmrun 251): $(console_error "$m")"
+		if printf '%s\n' "${by[@]}" | grep -qx console-gate; then
+			how=$kind
+		else
+			side+=("$kind")
+		fi ;;
+	0) ;;
+	*) side+=("vmrun exit $rc") ;;
 	esac
+	while IFS= read -r line; do
+		named=
+		for b in "${by[@]}"; do
+			[ "$b" != console-gate ] && [[ $line == *"$b"* ]] && named=1
+		done
+		if [ -n "$named" ] && [ -z "$how" ]; then
+			how=$line
+		elif [ -z "$named" ]; then
+			side+=("$line")
+		fi
+	done < <(grep '^not ok' "$logs/$m.tap")
 	if [ -n "$how" ]; then
 		caught=$((caught + 1))
 		echo "ok - mutant $m: caught in $took s by $how" | tee -a "$logs/results.tap"
 	else
 		missed=$((missed + 1))
-		echo "not ok - mutant $m: missed ($what) # vmrun exit $rc, $(grep -c '^ok' "$logs/$m.tap") ok lines, $took s; see $logs/$m.out" |
+		echo "not ok - mutant $m: missed ($what) # none of its Caught-by checks failed; vmrun exit $rc, $(grep -c '^ok' "$logs/$m.tap") ok lines, $took s; see $logs/$m.out" |
 			tee -a "$logs/results.tap"
+	fi
+	if [ ${#side[@]} -gt 0 ]; then
+		sides=$((sides + 1))
+		echo "# mutant $m: side catch (${#side[@]}): ${side[0]}" | tee -a "$logs/results.tap"
+		printf '#   %s\n' "${side[@]:1:4}" | grep -v '^#   $' | tee -a "$logs/results.tap" || :
 	fi
 done
 total=$(( $(date +%s) - t0 ))
 echo "# mutation lane took $total s ($(( total / 60 )) min) for ${#names[@]} mutants"
 summary="$caught caught, $missed missed"
-if [ "${FT_MUTANTS_RECORD:-0}" = 1 ]; then
-	printf '| %s | %s | %s | %d min | %s |\n' "$(date -u '+%F %H:%M')" "$commit" "$summary" \
-		$(( (total + 59) / 60 )) "$KVER" >> docs/mutants.md
+[ "$sides" -gt 0 ] && summary="$summary ($sides with side catches)"
+all=$(ls tests/mutants/*.patch | wc -l)
+if [ "${FT_MUTANTS_RECORD:-0}" = 1 ] && [ ${#names[@]} = "$all" ]; then
+	printf '| %s | %s | inputs %s | %s | %d min | %s |\n' "$(date -u '+%F %H:%M')" "$commit" \
+		"$inputs" "$summary" $(( (total + 59) / 60 )) "$KVER" >> docs/mutants.md
 fi
 echo "$summary"
 [ "$missed" = 0 ]

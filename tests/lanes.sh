@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lanes.sh - the lanes that run outside CI, and whether their last recorded
+# run still describes the tree.
+#
+#   tests/lanes.sh hash LANE       the hash of LANE's inputs in the work tree
+#   tests/lanes.sh status [LANE..] one line per lane: fresh, or stale since
+#                                  the first commit that changed its inputs
+#   tests/lanes.sh fresh LANE      exit 1 unless LANE's last run is fresh
+#
+# A lane's run is recorded, by the lane itself, as a line of its record
+# file that matches the lane's selector and holds the commit it ran on (the
+# first word of 7 to 40 hex digits that names a commit) and "inputs HASH"
+# (12 hex digits; older records have none, and are stale once a commit
+# after theirs changed an input).  The last such line counts.  The hash covers the content of the lane's input paths (git
+# tree hashes of the work tree, committed or not, untracked files included,
+# ignored ones not): it changes exactly when a file the lane's result
+# depends on changes, whatever else is committed meanwhile.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+
+# LANE  record-file  selector (ERE)  input paths...
+# (docs/testing.md, "Lanes outside CI", says what each lane is)
+lanes() {
+	cat <<'EOF'
+mutants docs/mutants.md ^\|.20[0-9-]+ module include tests/guest tests/mutants
+debug docs/debug-runs.md ^\|.20[0-9-]+ module include tests/guest tests/reliability tests/debug-kernel
+box-proof docs/own-box.md ^Last.run: module include userspace tests/box tests/guest Makefile scripts
+kernels docs/kernels.md ^\|.6\.12.*\|.yes.\| module include scripts/kernels tests/kernels tests/guest/smoke.sh
+bench-unmap bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}\] module include bench/unmap.sh bench/unmap-guest.sh bench/report tests/progs
+bench-faultaround bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-faultaround\] module include bench/faultaround.sh bench/faultaround-guest.sh bench/report tests/progs
+EOF
+}
+
+lane_line() {
+	lanes | awk -v l="$1" '$1 == l' | grep . ||
+		{ echo "lanes: no lane '$1' (lanes: $(lanes | cut -d' ' -f1 | xargs))" >&2; exit 2; }
+}
+
+# inputs_hash PATH...: the work tree's content of PATHs, hashed.
+inputs_hash() {
+	local idx
+	idx=$(mktemp)
+	# a private index: the real one (and what is staged) is left alone
+	cp "$(git rev-parse --git-path index)" "$idx" 2>/dev/null || :
+	GIT_INDEX_FILE=$idx git add -A -- "$@" 2>/dev/null
+	local tree
+	tree=$(GIT_INDEX_FILE=$idx git write-tree)
+	rm -f "$idx"
+	local p
+	for p in "$@"; do
+		echo "$p $(git rev-parse -q --verify "$tree:$p" || echo absent)"
+	done | sha256sum | cut -c1-12
+}
+
+# last_record FILE SELECTOR: "COMMIT HASH" of the last run FILE records
+# (HASH "none" when it recorded none).
+last_record() {
+	local line h c w
+	line=$(grep -E "$2" "$1" 2>/dev/null | tail -1)
+	[ -n "$line" ] || return 1
+	h=$(grep -oE 'inputs [0-9a-f]{12}\b' <<<"$line" | tail -1 | cut -d' ' -f2)
+	h=${h:-none}
+	c=unknown
+	for w in $(grep -oE '\b[0-9a-f]{7,40}\b' <<<"$line"); do
+		[ "$w" = "$h" ] && continue
+		git cat-file -e "$w^{commit}" 2>/dev/null && { c=$w; break; }
+	done
+	echo "$c $h"
+}
+
+# status LANE: prints one line; returns 1 when stale.
+status() {
+	local name file sel paths rec commit hash now since
+	read -r name file sel paths <<<"$(lane_line "$1")"
+	# shellcheck disable=SC2086  # paths is a list
+	now=$(inputs_hash $paths)
+	if ! rec=$(last_record "$file" "$sel"); then
+		echo "lane $name: stale since ever: $file records no run"
+		return 1
+	fi
+	read -r commit hash <<<"$rec"
+	if [ "$hash" = "$now" ]; then
+		echo "lane $name: fresh (last run at $commit, inputs $hash)"
+		return 0
+	fi
+	since=
+	if [ "$commit" != unknown ]; then
+		# shellcheck disable=SC2086
+		since=$(git log --reverse --format=%h "$commit..HEAD" -- $paths | head -1)
+	fi
+	if [ "$hash" = none ]; then
+		echo "lane $name: stale since ${since:-?}: its last run ($commit, $file) recorded no inputs hash"
+	else
+		echo "lane $name: stale since ${since:-uncommitted changes}: inputs $now, last run at $commit had $hash ($file)"
+	fi
+	return 1
+}
+
+case ${1:-} in
+hash)
+	read -r _ _ _ paths <<<"$(lane_line "${2:?usage: lanes.sh hash LANE}")"
+	# shellcheck disable=SC2086
+	inputs_hash $paths ;;
+status)
+	shift
+	[ $# -gt 0 ] || set -- $(lanes | cut -d' ' -f1)
+	for l in "$@"; do status "$l" || :; done ;;
+fresh)
+	status "${2:?usage: lanes.sh fresh LANE}" ;;
+*)
+	sed -n '3,12s/^# \{0,1\}//p' "$0" >&2
+	exit 2 ;;
+esac
