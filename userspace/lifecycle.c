@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ft.h"
@@ -21,6 +22,9 @@
 #define FT_POLL_SECONDS		0.05
 #define FT_DELETE_RETRY_SECONDS	5.0
 #define FT_MAX_STALLED_SHOWN	40
+/* A transition that takes longer says every so often whom it waits for. */
+#define FT_PROGRESS_SECONDS	5
+#define FT_PROGRESS_SHOWN	3
 
 static void ft_copy_value(char *dst, size_t len, const char *src)
 {
@@ -232,10 +236,46 @@ static int ft_transition_timeout(int target, double timeout)
 	return ret;
 }
 
-/* 0 when transition reads 0; -ENOENT if the patch is gone; -ETIMEDOUT */
-static int ft_wait_transition(double deadline)
+/*
+ * A long transition's progress: the tasks not yet switched, and where the
+ * first few of them sleep (wchan): a task busy in the kernel, such as one
+ * in direct reclaim under memory pressure, switches only once it leaves it.
+ */
+static void ft_transition_progress(int target, double waited)
+{
+	struct ft_tasks t = { .target = target,
+			      .phase = target ? "patched" : "unpatched" };
+	char who[512] = "", path[FT_PATH_MAX], wchan[64];
+	size_t i, len = 0;
+
+	if (ft_json)
+		return;
+	ft_collect_stalled(&t);
+	for (i = 0; i < t.n && i < FT_PROGRESS_SHOWN && len < sizeof(who); i++) {
+		if (ft_path(path, sizeof(path), "/proc") ||
+		    strlen(path) + 64 >= sizeof(path))
+			break;
+		snprintf(path + strlen(path), sizeof(path) - strlen(path),
+			 "/%ld/task/%ld/wchan", t.v[i].pid, t.v[i].tid);
+		if (ft_read_line(path, wchan, sizeof(wchan)) || !wchan[0] ||
+		    !strcmp(wchan, "0"))
+			snprintf(wchan, sizeof(wchan), "running");
+		len += snprintf(who + len, sizeof(who) - len, "%s%ld %s (%s)",
+				i ? ", " : ": ", t.v[i].tid, t.v[i].comm, wchan);
+	}
+	ft_note("livepatch transition: %zu task(s) not yet %s after %.0f s%s%s",
+		t.n, t.phase, waited, who, t.n > FT_PROGRESS_SHOWN ? ", ..." : "");
+	free(t.v);
+}
+
+/*
+ * 0 when transition reads 0; -ENOENT if the patch is gone; -ETIMEDOUT.
+ * @target: the patch_state tasks switch to (1 patching, 0 unpatching).
+ */
+static int ft_wait_transition(double deadline, int target)
 {
 	char path[FT_PATH_MAX];
+	double start = ft_now(), next = start + FT_PROGRESS_SECONDS;
 	long long v;
 	int err;
 
@@ -256,6 +296,10 @@ static int ft_wait_transition(double deadline)
 		now = ft_now();
 		if (now >= deadline)
 			return -ETIMEDOUT;
+		if (now >= next) {
+			ft_transition_progress(target, now - start);
+			next = now + FT_PROGRESS_SECONDS;
+		}
 		ft_sleep(deadline - now < FT_POLL_SECONDS ? deadline - now : FT_POLL_SECONDS);
 	}
 }
@@ -304,6 +348,91 @@ static int ft_delete_module(const char *name)
 		return fake ? -1 : 0;
 	}
 	return (int)syscall(SYS_delete_module, name, O_NONBLOCK);
+}
+
+/*
+ * Where a task is in the kernel, in words: the innermost frames of
+ * /proc/PID/stack (root only; "func+0x1f/0x40" shortened to "func"), or
+ * its wchan.
+ */
+static void ft_kernel_position(long pid, char *out, size_t len)
+{
+	char path[FT_PATH_MAX], *buf, *line, *save = NULL;
+	size_t n, used = 0;
+	int frames = 0;
+
+	snprintf(out, len, "?");
+	if (ft_path(path, sizeof(path), "/proc") ||
+	    strlen(path) + 32 >= sizeof(path))
+		return;
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/%ld/stack", pid);
+	if (!ft_read_file(path, &buf, &n)) {
+		for (line = strtok_r(buf, "\n", &save); line && frames < 4;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char *fn = strchr(line, ']'), *end;
+
+			fn = fn ? fn + 1 : line;
+			while (*fn == ' ')
+				fn++;
+			end = strpbrk(fn, "+ ");
+			if (end)
+				*end = '\0';
+			if (!*fn)
+				continue;
+			used += snprintf(out + used, used < len ? len - used : 0,
+					 "%s%s", frames ? " < " : "", fn);
+			frames++;
+		}
+		free(buf);
+		if (frames)
+			return;
+	}
+	*strrchr(path, '/') = '\0';
+	strncat(path, "/wchan", sizeof(path) - strlen(path) - 1);
+	if (ft_read_line(path, out, len) || !*out || !strcmp(out, "0"))
+		snprintf(out, len, "running");
+}
+
+/*
+ * finit_module() in a child, so that a module init that takes long (under
+ * memory pressure: the livepatch's registration waits on RCU grace periods
+ * and text patching on every CPU) says where it is every
+ * FT_PROGRESS_SECONDS.  Returns finit_module()'s result, errno set.
+ */
+static int ft_finit_module_watched(int fd, int flags)
+{
+	double start = ft_now(), next = start + FT_PROGRESS_SECONDS;
+	char where[256];
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		_exit(ft_finit_module(fd, flags) ? errno : 0);
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (ft_now() >= next) {
+			ft_kernel_position(pid, where, sizeof(where));
+			ft_note("module init: %.0f s so far, the kernel is in %s",
+				ft_now() - start, where);
+			next += FT_PROGRESS_SECONDS;
+		}
+		ft_sleep(FT_POLL_SECONDS);
+	}
+	if (!WIFEXITED(status)) {
+		errno = EINTR;
+		return -1;
+	}
+	errno = WEXITSTATUS(status);
+	return errno ? -1 : 0;
 }
 
 static const struct option ft_lifecycle_opts[] = {
@@ -387,7 +516,7 @@ static int ft_load_finish(bool already, const char *path, double t0,
 	if (!ft_read_int(trans, &tr) && tr)
 		ft_note("waiting for the livepatch transition to complete (timeout %g s)",
 			timeout);
-	err = ft_wait_transition(deadline);
+	err = ft_wait_transition(deadline, 1);
 	if (err == -ETIMEDOUT)
 		return ft_transition_timeout(1, timeout);
 	if (err)
@@ -468,7 +597,7 @@ int ft_cmd_load(int argc, char **argv)
 {
 	char path[FT_PATH_MAX], rel[256], magic[256];
 	char msg[FT_MSG_MAX];
-	double timeout, t0 = ft_now();
+	double timeout, t0 = ft_now(), t1;
 	int ret, fd, flags = 0;
 
 	ret = ft_lifecycle_args(argc, argv, "load", &timeout);
@@ -509,7 +638,8 @@ int ft_cmd_load(int argc, char **argv)
 	if (fd < 0)
 		return ft_runtime_error(errno, "%s: %s", path, strerror(errno));
 	ft_note("loading %s", path);
-	ret = ft_finit_module(fd, flags);
+	t1 = ft_now();
+	ret = ft_finit_module_watched(fd, flags);
 	if (ret) {
 		int err = errno;
 
@@ -520,6 +650,12 @@ int ft_cmd_load(int argc, char **argv)
 		return ft_runtime_error(err, "cannot load %s: %s", path, msg);
 	}
 	close(fd);
+	/*
+	 * Module init is the livepatch's registration (its text patching) and
+	 * the probes'; the transition that follows waits for every task.
+	 */
+	ft_note("module initialised in %.2f s; now the livepatch transition",
+		ft_now() - t1);
 	return ft_load_finish(false, path, t0, timeout);
 }
 
@@ -576,7 +712,7 @@ int ft_cmd_unload(int argc, char **argv)
 				return ft_runtime_error(-err, "cannot disable livepatch (%s): %s",
 							en, strerror(-err));
 		}
-		err = ft_wait_transition(deadline);
+		err = ft_wait_transition(deadline, 0);
 		if (err == -ETIMEDOUT)
 			return ft_transition_timeout(0, timeout);
 		if (err && err != -ENOENT)
