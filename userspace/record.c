@@ -183,7 +183,7 @@ static int ft_open_output(const char *opt, char *path, size_t len)
 	return -EEXIST;
 }
 
-static void ft_add_deltas(struct ft_record *r, const char *source,
+void ft_record_add_deltas(struct ft_record *r, const char *source,
 			  const struct ft_snapshot *before,
 			  const struct ft_snapshot *after)
 {
@@ -476,12 +476,12 @@ static int ft_record_run(struct ft_run *run)
 			free(r->module);
 			r->module = ft_strdup("unloaded-during-run");
 		} else {
-			ft_add_deltas(r, FOLIOTUNE_NAME, &run->mod0, &run->mod1);
+			ft_record_add_deltas(r, FOLIOTUNE_NAME, &run->mod0, &run->mod1);
 		}
 	}
 	if ((ret = ft_snap(run->vmstat, &run->vm1)))
 		return ret;
-	ft_add_deltas(r, "vmstat", &run->vm0, &run->vm1);
+	ft_record_add_deltas(r, "vmstat", &run->vm0, &run->vm1);
 	return 0;
 }
 
