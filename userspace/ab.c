@@ -46,7 +46,7 @@ struct ft_ab {
 	struct ft_ab_knob k[FT_NR_KNOBS];
 	size_t nk;
 	unsigned int pairs, warmup;
-	bool aa, random;
+	bool aa, random, metric_time;
 	unsigned int seed;
 	const char *output, *metric_re, *metric_file, *metric_name;
 	regex_t re;
@@ -144,6 +144,7 @@ static const struct option ft_ab_opts[] = {
 	{ "metric", required_argument, NULL, 'm' },
 	{ "metric-file", required_argument, NULL, 'f' },
 	{ "metric-name", required_argument, NULL, 'N' },
+	{ "metric-time", no_argument, NULL, 't' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
@@ -168,7 +169,7 @@ static int ft_ab_args(int argc, char **argv, struct ft_ab *ab)
 
 	ab->pairs = FT_AB_PAIRS;
 	ab->warmup = 1;
-	while ((c = getopt_long(argc, argv, "+:a:b:k:n:w:r::m:f:N:o:jh", ft_ab_opts,
+	while ((c = getopt_long(argc, argv, "+:a:b:k:n:w:r::m:f:N:to:jh", ft_ab_opts,
 				NULL)) != -1) {
 		ret = -1;
 		switch (c) {
@@ -204,6 +205,9 @@ static int ft_ab_args(int argc, char **argv, struct ft_ab *ab)
 		case 'N':
 			ab->metric_name = optarg;
 			break;
+		case 't':
+			ab->metric_time = true;
+			break;
 		case 'o':
 			ab->output = optarg;
 			break;
@@ -224,8 +228,8 @@ static int ft_ab_args(int argc, char **argv, struct ft_ab *ab)
 		return ft_usage_error(EINVAL, "ab: empty output file name");
 	if (ab->metric_name && (!*ab->metric_name || strpbrk(ab->metric_name, " \t\n")))
 		return ft_usage_error(EINVAL, "ab: the metric name must be one word");
-	if (ab->metric_name && !ab->metric_re && !ab->metric_file)
-		return ft_usage_error(EINVAL, "ab: --metric-name needs -m or -f");
+	if ((ab->metric_name || ab->metric_time) && !ab->metric_re && !ab->metric_file)
+		return ft_usage_error(EINVAL, "ab: --metric-name and --metric-time need -m or -f");
 	if (ab->metric_re) {
 		char msg[256];
 
@@ -860,6 +864,7 @@ static void ft_ab_header(struct ft_ab *ab)
 	fprintf(f, "aa %d\n", ab->aa);
 	if (ab->metric_name) {
 		ft_ab_put(f, "metric_name", ab->metric_name);
+		fprintf(f, "metric_time %d\n", ab->metric_time);
 		if (ab->metric_re)
 			ft_ab_put(f, "metric_regex", ab->metric_re);
 		if (ab->metric_file)
@@ -991,7 +996,7 @@ struct ft_ab_data {
 	const char *path;
 	char *command, *order, *metric_name, *arm[2], *interrupted;
 	unsigned int pairs, warmup;
-	bool aa;
+	bool aa, metric_time;
 	struct ft_ab_kv *env;
 	size_t nenv;
 	struct ft_ab_rec *rec;
@@ -1107,6 +1112,8 @@ static void ft_ab_header_line(struct ft_ab_data *d, char *l)
 		d->order = ft_strdup(val);
 	} else if (!strcmp(key, "aa")) {
 		d->aa = atoi(val) != 0;
+	} else if (!strcmp(key, "metric_time")) {
+		d->metric_time = atoi(val) != 0;
 	} else if (!strcmp(key, "metric_name")) {
 		free(d->metric_name);
 		d->metric_name = ft_strdup(val);
@@ -1218,7 +1225,7 @@ static int ft_ab_parse(const char *path, char *buf, struct ft_ab_data *d,
 	return 0;
 }
 
-enum ft_ab_kind { FT_AB_WALL, FT_AB_METRIC, FT_AB_COUNTER };
+enum ft_ab_kind { FT_AB_WALL, FT_AB_METRIC, FT_AB_METRIC_TIME, FT_AB_COUNTER };
 
 struct ft_ab_res {
 	char name[160];
@@ -1275,8 +1282,9 @@ static void ft_ab_analyse(const double *a, const double *b, size_t n,
 
 static const char *ft_ab_verdict(const struct ft_ab_res *r, char *buf, size_t len)
 {
-	const char *up = r->kind == FT_AB_WALL ? "B slower" : "B higher";
-	const char *down = r->kind == FT_AB_WALL ? "B faster" : "B lower";
+	bool time = r->kind == FT_AB_WALL || r->kind == FT_AB_METRIC_TIME;
+	const char *up = time ? "B slower" : "B higher";
+	const char *down = time ? "B faster" : "B lower";
 
 	if (r->verdict)
 		snprintf(buf, len, "%s", r->verdict > 0 ? up : down);
@@ -1344,7 +1352,7 @@ static struct ft_ab_res *ft_ab_results(const struct ft_ab_data *d, size_t *nres,
 		}
 		if (ok) {
 			snprintf(res[nr].name, sizeof(res[nr].name), "%s", d->metric_name);
-			res[nr].kind = FT_AB_METRIC;
+			res[nr].kind = d->metric_time ? FT_AB_METRIC_TIME : FT_AB_METRIC;
 			ft_ab_analyse(a, b, n, pos, &res[nr++]);
 		}
 	}
@@ -1400,7 +1408,8 @@ static void ft_ab_json_res(const struct ft_ab_res *r)
 	jsonw_start_object(ft_jw);
 	jsonw_string_field(ft_jw, "name", r->name);
 	jsonw_string_field(ft_jw, "kind", r->kind == FT_AB_WALL ? "wall" :
-			   r->kind == FT_AB_METRIC ? "metric" : "counter");
+			   r->kind == FT_AB_COUNTER ? "counter" :
+			   r->kind == FT_AB_METRIC_TIME ? "metric_time" : "metric");
 	ft_ab_json_summary("A", &r->s[0]);
 	ft_ab_json_summary("B", &r->s[1]);
 	jsonw_string_field(ft_jw, "estimate_of", r->ratio ? "B/A" : "B-A");

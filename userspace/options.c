@@ -85,8 +85,8 @@ static const struct ft_help ft_helps[] = {
 	  "      --only REGEX          only counters matching REGEX (POSIX ERE)\n",
 	  false },
 	{ "ab", "(-k KNOB=VA,VB | -a KNOB=V... -b KNOB=V... | --aa -a KNOB=V...) [-n PAIRS]\n"
-	  "       [-w RUNS] [--random[=SEED]] [-m REGEX] [-f FILE] [-N NAME] [-o FILE]\n"
-	  "       -- COMMAND [ARG]...",
+	  "       [-w RUNS] [--random[=SEED]] [-m REGEX] [-f FILE] [-N NAME] [-t]\n"
+	  "       [-o FILE] -- COMMAND [ARG]...",
 	  "run COMMAND in pairs under settings A and B, and\n"
 	  "say whether B differs, with statistics",
 	  "Run COMMAND in PAIRS pairs, once with the settings of arm A and once with\n"
@@ -116,6 +116,7 @@ static const struct ft_help ft_helps[] = {
 	  "                            last matching line's first group, or first number\n"
 	  "  -f, --metric-file FILE    read the metric from FILE after each run instead\n"
 	  "  -N, --metric-name NAME    the metric's name (default \"metric\")\n"
+	  "  -t, --metric-time         the metric is a time: B faster or slower\n"
 	  "  -o, --output FILE         ab file to create (default\n"
 	  "                            ./foliotune-ab-<UTC timestamp>.txt)\n",
 	  true },

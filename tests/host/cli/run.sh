@@ -732,6 +732,9 @@ check "ab: the fingerprint" grep -q '^env knob unmap_batch 1$' "$T/ab1.txt"
 cp "$T/out" "$T/ab1.out"
 ft compare "$T/ab1.txt"
 check "ab: compare prints what ab printed" cmp -s "$T/out" "$T/ab1.out"
+rm -f "$T/ab-count"
+ft ab -o "$T/ab4.txt" -k unmap_batch=0,1 -n 6 -w 0 -t -m 'ops/s: ([0-9]+)' -- sh "$T/ab-work.sh"
+expect "ab -t: the metric is a time" 0 "^metric .*" "verdict: B slower"
 rm -f "$T/ab-count" "$T/ab-during"
 ft -j ab -o "$T/ab2.txt" --random=7 -a unmap_batch=0 -a fault_around_bytes=16K -b unmap_batch=1 -n 3 -w 0 -- sh "$T/ab-work.sh"
 expect "ab -j --random: JSON, the seed" 0 '^{"file":"' '"order":"random 7"' '"pairs":3,' \
@@ -751,7 +754,8 @@ for args in "-n 2 -k unmap_batch=0,1|at least 3 pairs" \
 	    "--aa -a unmap_batch=0 -b unmap_batch=1|give them with -a only" \
 	    "-k unmap_batch=0,1 -m (|bad regular expression" \
 	    "-k unmap_batch=0,1 -a unmap_batch=1|set twice for arm A" \
-	    "-k unmap_batch=0,1 -N ops|needs -m or -f"; do
+	    "-k unmap_batch=0,1 -N ops|need -m or -f" \
+	    "-k unmap_batch=0,1 -t|need -m or -f"; do
 	rm -f "$T/ab-count"
 	# shellcheck disable=SC2086
 	ft ab -o "$T/ab-refused.txt" ${args%%|*} -- sh "$T/ab-work.sh"
