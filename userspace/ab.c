@@ -360,7 +360,10 @@ static void ft_ab_cpuinfo(FILE *f)
 	}
 	free(buf);
 	ft_ab_put(f, "env cpu_model", model);
-	fprintf(f, "env cpus %ld\n", ncpu ? ncpu : ft_ab_ncpus());
+	if (ncpu)
+		fprintf(f, "env cpus %ld\n", ncpu);
+	else
+		fprintf(f, "env cpus -\n");
 	ft_ab_sysline("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
 	fprintf(f, "env emulation %s%s\n",
 		strstr(model, "QEMU") || strstr(vendor, "QEMU") ? "qemu" :
@@ -388,8 +391,30 @@ static void ft_ab_mthp(FILE *f)
 	ft_ab_put(f, "env mthp_enabled", *all ? all : "-");
 }
 
-/* The fingerprint: env lines of the ab file's header. */
-static void ft_ab_env(FILE *f, const struct ft_ab *ab)
+void ft_env_write_after(FILE *f)
+{
+	char v[64];
+
+	ft_ab_loadavg(v, sizeof(v));
+	ft_ab_put(f, "env loadavg_after", v);
+}
+
+/* Warn when the load average says other work competes with the command. */
+void ft_env_warn_busy(void)
+{
+	char la[64];
+
+	ft_ab_loadavg(la, sizeof(la));
+	if (strtod(la, NULL) > 0.5 * (double)ft_ab_ncpus())
+		ft_warn("the machine is busy (load average %s on %ld CPUs): other work is in the wall time and the counter deltas",
+			la, ft_ab_ncpus());
+}
+
+/*
+ * The machine's fingerprint as "env KEY VALUE" lines, for ab files and
+ * records; dir: the module's debugfs directory, or NULL without the module.
+ */
+void ft_env_write(FILE *f, const char *dir)
 {
 	char rel[256], ver[512], p[FT_PATH_MAX], v[512], *build = NULL;
 	struct ft_build b;
@@ -403,7 +428,7 @@ static void ft_ab_env(FILE *f, const struct ft_ab *ab)
 	ft_ab_put(f, "env kernel_release", rel);
 	ft_ab_put(f, "env kernel_version", ver);
 	memset(&b, 0, sizeof(b));
-	if (!ft_join(p, sizeof(p), ab->dir, FOLIOTUNE_BUILD_FILE) &&
+	if (dir && !ft_join(p, sizeof(p), dir, FOLIOTUNE_BUILD_FILE) &&
 	    !ft_read_file(p, &build, NULL) && !ft_parse_build(build, &b))
 		fprintf(f, "env verified_build %s\n",
 			!strcmp(b.release, rel) && !strcmp(b.version, ver) ?
@@ -412,10 +437,10 @@ static void ft_ab_env(FILE *f, const struct ft_ab *ab)
 	else
 		fprintf(f, "env verified_build unknown (no build file)\n");
 	free(build);
-	for (i = 0; i < ft_nr_knobs; i++) {
+	for (i = 0; dir && i < ft_nr_knobs; i++) {
 		struct ft_knob_value kv;
 
-		if (!ft_knob_read(ab->dir, &ft_knobs[i], &kv))
+		if (!ft_knob_read(dir, &ft_knobs[i], &kv))
 			fprintf(f, "env knob %s %s\n", ft_knobs[i].name, kv.text);
 	}
 	ft_ab_sysline("/sys/kernel/mm/lru_gen/enabled", v, sizeof(v));
@@ -878,7 +903,7 @@ static void ft_ab_header(struct ft_ab *ab)
 		}
 		fputc('\n', f);
 	}
-	ft_ab_env(f, ab);
+	ft_env_write(f, ab->dir);
 }
 
 /* xorshift32: the same seed gives the same order on every libc */
@@ -924,7 +949,6 @@ int ft_cmd_ab(int argc, char **argv)
 {
 	struct ft_ab *ab;
 	int ret, failed = 0;
-	double load;
 
 	ab = calloc(1, sizeof(*ab));
 	if (!ab)
@@ -941,15 +965,7 @@ int ft_cmd_ab(int argc, char **argv)
 		goto out;
 	ft_ab_signals();
 	ft_ab_header(ab);
-	{
-		char la[64];
-
-		ft_ab_loadavg(la, sizeof(la));
-		load = strtod(la, NULL);
-		if (load > 0.5 * (double)ft_ab_ncpus())
-			ft_warn("the machine is busy (load average %s on %ld CPUs): other work is in every wall time and counter delta",
-				la, ft_ab_ncpus());
-	}
+	ft_env_warn_busy();
 	if (ab->random)
 		ft_note("random order, seed %u (--random=%u repeats it)", ab->seed, ab->seed);
 	ret = ft_ab_runs(ab);
@@ -1280,8 +1296,22 @@ static void ft_ab_analyse(const double *a, const double *b, size_t n,
 	free(d);
 }
 
+/* a percentage with the digits that mean something: 166, 26.1, 0.042 */
+static const char *ft_ab_pct(double p, char *buf, size_t len)
+{
+	if (p >= 100)
+		snprintf(buf, len, "%.0f", p);
+	else if (p >= 1)
+		snprintf(buf, len, "%.1f", p);
+	else
+		snprintf(buf, len, "%.2g", p);
+	return buf;
+}
+
 static const char *ft_ab_verdict(const struct ft_ab_res *r, char *buf, size_t len)
 {
+	char pct[32];
+
 	bool time = r->kind == FT_AB_WALL || r->kind == FT_AB_METRIC_TIME;
 	const char *up = time ? "B slower" : "B higher";
 	const char *down = time ? "B faster" : "B lower";
@@ -1295,8 +1325,8 @@ static const char *ft_ab_verdict(const struct ft_ab_res *r, char *buf, size_t le
 		snprintf(buf, len, "no difference these runs can show: the smallest effect they could detect is %.4g",
 			 r->detect);
 	else
-		snprintf(buf, len, "no difference these runs can show: the smallest effect they could detect is %.1f%%",
-			 100 * r->detect);
+		snprintf(buf, len, "no difference these runs can show: the smallest effect they could detect is %s%%",
+			 ft_ab_pct(100 * r->detect, pct, sizeof(pct)));
 	return buf;
 }
 
@@ -1605,7 +1635,7 @@ static void ft_ab_text(const struct ft_ab_data *d, const struct ft_ab_res *res,
 	       "B-A", "CI", "p", "verdict");
 	for (i = nfixed; i < nres; i++) {
 		const struct ft_ab_res *r = &res[i];
-		char ci[64], v[64];
+		char ci[64], v[64], pct[32];
 
 		snprintf(ci, sizeof(ci), "%.6g..%.6g", r->lo, r->hi);
 		if (r->verdict)
@@ -1615,7 +1645,8 @@ static void ft_ab_text(const struct ft_ab_data *d, const struct ft_ab_res *res,
 		else if (r->detect_abs)
 			snprintf(v, sizeof(v), "none shown (could detect %.4g)", r->detect);
 		else
-			snprintf(v, sizeof(v), "none shown (could detect %.1f%%)", 100 * r->detect);
+			snprintf(v, sizeof(v), "none shown (could detect %s%%)",
+				 ft_ab_pct(100 * r->detect, pct, sizeof(pct)));
 		printf("%-40s %12.6g %12.6g %12.6g %25s %8.4g  %s\n", r->name, r->s[0].median,
 		       r->s[1].median, r->est, ci, r->w.p, v);
 	}

@@ -217,6 +217,10 @@ bool ft_ab_sniff(const char *path);
 /* Print the report of an ab file (text or JSON); 0 or an exit code. */
 int ft_ab_report_file(const char *path);
 bool ft_ab_parse_metric(const regex_t *re, const char *text, double *out);
+/* The machine's fingerprint, "env KEY VALUE" lines; dir: debugfs or NULL. */
+void ft_env_write(FILE *f, const char *dir);
+void ft_env_write_after(FILE *f);	/* env loadavg_after */
+void ft_env_warn_busy(void);
 
 /* ---- options.c: usage and option helpers ---- */
 void ft_usage(FILE *f);
