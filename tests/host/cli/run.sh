@@ -700,6 +700,22 @@ ft -j compare "$FIX/ab.txt"
 golden "compare -j an ab file" 0 ab.json
 ft compare "$FIX/ab.txt" "$FIX/stock.txt"
 expect "compare: an ab file with a record" 1 "is compared alone"
+# ab-plot.sh: every complete run of the file, by pair and arm
+if command -v gnuplot >/dev/null 2>&1; then
+	cp "$FIX/ab.txt" "$T/plot.txt"
+	sh "$FT_SRCDIR/ab-plot.sh" "$T/plot.txt" >"$T/out" 2>"$T/err"
+	rc=$?
+	expect "ab-plot.sh on an ab file" 0 "wrote $T/plot.png, $T/plot.svg ($T/plot.dat: 12 runs)"
+	check "ab-plot.sh: PNG and SVG" test -s "$T/plot.png" -a -s "$T/plot.svg"
+	check "ab-plot.sh: the data plotted is the file's" test \
+		"$(awk '{ printf "%s%s=%s/%s ", $1, $2, $3, $4 }' "$T/plot.dat")" = \
+		"$(awk '$1 == "wall_seconds" { w = $2 } $1 == "ab_run" { a = $4; p = $3 } $1 == "metric" { printf "%s%s=%s/%s ", p, a, w, $2 }' "$FIX/ab.txt")"
+	sh "$FT_SRCDIR/ab-plot.sh" "$FIX/stock.txt" "$T/plot2" >"$T/out" 2>"$T/err"
+	rc=$?
+	expect "ab-plot.sh refuses a record" 1 "not a foliotune ab file"
+else
+	not_ok "ab-plot.sh" "gnuplot missing: run make deps (gnuplot-nox)"
+fi
 # A workload whose arms differ: unmap_batches moves by ~1000 with
 # unmap_batch=1 and ~10 without, unmap_single_ptes by noise alike in both
 # arms, unmap_calls by 100 in both (the same delta: not reported); it prints
