@@ -28,6 +28,7 @@
 #define FT_AB_VERSION	1
 #define FT_AB_MIN_PAIRS	3
 #define FT_AB_PAIRS	8
+#define FT_AB_MAX_PAIRS	1000	/* the exact distributions stay cheap */
 #define FT_AB_LEVEL	0.95
 #define FT_AB_ALPHA	0.05
 
@@ -151,12 +152,13 @@ static const struct option ft_ab_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static int ft_ab_uint(const char *opt, const char *s, unsigned int *out)
+static int ft_ab_uint(const char *opt, const char *s, uint64_t max, unsigned int *out)
 {
 	uint64_t v;
 
-	if (ft_parse_u64(s, false, 1000000, &v))
-		return ft_usage_error(EINVAL, "ab %s: invalid number '%s'", opt, s);
+	if (ft_parse_u64(s, false, max, &v))
+		return ft_usage_error(EINVAL, "ab %s: invalid number '%s' (0..%" PRIu64 ")",
+				      opt, s, max);
 	*out = (unsigned int)v;
 	return -1;
 }
@@ -184,15 +186,15 @@ static int ft_ab_args(int argc, char **argv, struct ft_ab *ab)
 			ab->aa = true;
 			break;
 		case 'n':
-			ret = ft_ab_uint("-n", optarg, &ab->pairs);
+			ret = ft_ab_uint("-n", optarg, FT_AB_MAX_PAIRS, &ab->pairs);
 			break;
 		case 'w':
-			ret = ft_ab_uint("-w", optarg, &ab->warmup);
+			ret = ft_ab_uint("-w", optarg, 1000, &ab->warmup);
 			break;
 		case 'r':
 			ab->random = true;
 			if (optarg)
-				ret = ft_ab_uint("--random", optarg, &ab->seed);
+				ret = ft_ab_uint("--random", optarg, UINT32_MAX, &ab->seed);
 			else
 				ab->seed = (unsigned int)(time(NULL) ^ getpid());
 			break;
@@ -854,8 +856,10 @@ static int ft_ab_run_one(struct ft_ab *ab, const struct ft_ab_run *run)
 		ret = ft_runtime_error(ENODATA, "%s failed: no %s in %s", what,
 				       ab->have_re ? "line matching the metric's expression" : "number",
 				       ab->metric_file ? ab->metric_file : "the command's output");
+	else if (has_metric)
+		ft_note("%s: %.3f s, %s %g", what, t1 - t0, ab->metric_name, metric);
 	else
-		ft_note("%s: %.3f s%s", what, t1 - t0, has_metric ? "" : "");
+		ft_note("%s: %.3f s", what, t1 - t0);
 out:
 	if (capture >= 0)
 		close(capture);

@@ -771,7 +771,8 @@ for args in "-n 2 -k unmap_batch=0,1|at least 3 pairs" \
 	    "-k unmap_batch=0,1 -m (|bad regular expression" \
 	    "-k unmap_batch=0,1 -a unmap_batch=1|set twice for arm A" \
 	    "-k unmap_batch=0,1 -N ops|need -m or -f" \
-	    "-k unmap_batch=0,1 -t|need -m or -f"; do
+	    "-k unmap_batch=0,1 -t|need -m or -f" \
+	    "-k unmap_batch=0,1 -n 1001|invalid number '1001' (0..1000)"; do
 	rm -f "$T/ab-count"
 	# shellcheck disable=SC2086
 	ft ab -o "$T/ab-refused.txt" ${args%%|*} -- sh "$T/ab-work.sh"
