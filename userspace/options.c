@@ -70,7 +70,9 @@ static const struct ft_help ft_helps[] = {
 	  "Apply the settings, run COMMAND, restore the settings and write the deltas\n"
 	  "of the module's counters and of /proc/vmstat, the wall time and the exit\n"
 	  "status to a record file (format: foliotune(8), RECORD FILES).  As root it\n"
-	  "also arms reclaim_probes for the run unless -s reclaim_probes=0 is given.\n",
+	  "also arms reclaim_probes for the run unless -s reclaim_probes=0 is given.\n"
+	  "Knobs and counters are machine-wide: the deltas include every process, not\n"
+	  "just COMMAND; the record notes the machine's load.\n",
 	  "  -o, --output FILE         record file to create (default\n"
 	  "                            ./foliotune-record-<UTC timestamp>.txt)\n"
 	  "  -l, --label LABEL         column label for compare\n"
