@@ -25,6 +25,7 @@
 #include "ft.h"
 
 #define FT_AB_MAGIC	"# foliotune ab v"
+#define FT_REC_MAGIC	"# foliotune record v"	/* each run's record starts so */
 #define FT_AB_VERSION	1
 #define FT_AB_MIN_PAIRS	3
 #define FT_AB_PAIRS	8
@@ -1150,8 +1151,6 @@ static void ft_ab_header_line(struct ft_ab_data *d, char *l)
 		d->nenv++;
 	}
 }
-
-#define FT_REC_MAGIC "# foliotune record v"
 
 /* Parse an ab file: the header, then one record per run. */
 static int ft_ab_parse(const char *path, char *buf, struct ft_ab_data *d,

@@ -763,7 +763,7 @@ expect "ab --aa" 0 "arm B:    unmap_batch=0 reclaim_probes=1 (A/A: the noise flo
 # refused before anything runs or changes
 echo 16384 >"$D/fault_around_bytes"
 for args in "-n 2 -k unmap_batch=0,1|at least 3 pairs" \
-	    "-k bogus=0,1|unknown knob 'bogus'" \
+	    "-k bogus=0,1|unknown knob .bogus." \
 	    "-a fault_around_bytes=4M -b unmap_batch=0|out of range 4K..2M" \
 	    "-k unmap_batch=0|expected KNOB=VALUE_A,VALUE_B" \
 	    "-a unmap_batch=0 -b unmap_batch=0|same settings" \
@@ -772,7 +772,7 @@ for args in "-n 2 -k unmap_batch=0,1|at least 3 pairs" \
 	    "-k unmap_batch=0,1 -a unmap_batch=1|set twice for arm A" \
 	    "-k unmap_batch=0,1 -N ops|need -m or -f" \
 	    "-k unmap_batch=0,1 -t|need -m or -f" \
-	    "-k unmap_batch=0,1 -n 1001|invalid number '1001' (0..1000)"; do
+	    "-k unmap_batch=0,1 -n 1001|invalid number .1001. (0..1000)"; do
 	rm -f "$T/ab-count"
 	# shellcheck disable=SC2086
 	ft ab -o "$T/ab-refused.txt" ${args%%|*} -- sh "$T/ab-work.sh"
