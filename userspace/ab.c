@@ -1287,7 +1287,7 @@ static void ft_ab_analyse(const double *a, const double *b, size_t n,
 	 * of that size moves an interval this wide just clear of "no change"
 	 * (detected about half the time); smaller effects are not shown.
 	 */
-	res->can_detect = res->w.p_min < FT_AB_ALPHA || n >= 6;
+	res->can_detect = res->w.p_min < FT_AB_ALPHA;
 	if (ratio) {
 		res->detect = exp((res->hl.hi - res->hl.lo) / 2) - 1;
 	} else if (res->s[0].median != 0) {
@@ -1322,8 +1322,8 @@ static const char *ft_ab_verdict(const struct ft_ab_res *r, char *buf, size_t le
 	if (r->verdict)
 		snprintf(buf, len, "%s", r->verdict > 0 ? up : down);
 	else if (!r->can_detect)
-		snprintf(buf, len, "no difference these runs can show: %zu pairs cannot reach p < %.2f (use at least 6)",
-			 r->s[0].n, FT_AB_ALPHA);
+		snprintf(buf, len, "no difference these runs can show: %zu non-zero differences cannot reach p < %.2f (6 are needed)",
+			 r->w.n, FT_AB_ALPHA);
 	else if (r->detect_abs)
 		snprintf(buf, len, "no difference these runs can show: the smallest effect they could detect is %.4g",
 			 r->detect);
@@ -1644,7 +1644,7 @@ static void ft_ab_text(const struct ft_ab_data *d, const struct ft_ab_res *res,
 		if (r->verdict)
 			snprintf(v, sizeof(v), "%s", r->verdict > 0 ? "B higher" : "B lower");
 		else if (!r->can_detect)
-			snprintf(v, sizeof(v), "none shown (too few pairs)");
+			snprintf(v, sizeof(v), "none shown (too few non-zero differences)");
 		else if (r->detect_abs)
 			snprintf(v, sizeof(v), "none shown (could detect %.4g)", r->detect);
 		else
