@@ -758,6 +758,17 @@ expect "ab -j --random: JSON, the seed" 0 '^{"file":"' '"order":"random 7"' '"pa
 check "ab -j: the command's output kept off stdout" grep -q '^ops/s: ' "$T/err"
 check "ab: B keeps the value found for a knob only A sets" grep -qx 'arm B unmap_batch=1 fault_around_bytes=65536 reclaim_probes=1' "$T/ab2.txt"
 check "ab: fault_around_bytes restored" test "$(cat "$D/fault_around_bytes")" = 65536
+# -f: the metric from a file the command writes (with -m: the matching
+# line; without: the first number)
+rm -f "$T/ab-count"
+ft ab -o "$T/ab5.txt" -k unmap_batch=0,1 -n 6 -w 0 -f "$T/ab-metric" -- \
+	sh -c "sh '$T/ab-work.sh' | sed 's/ops.s: /done in /' >'$T/ab-metric'"
+expect "ab -f: the first number of a file" 0 "^metric .*" "verdict: B higher"
+check "ab -f: the values read" test "$(sed -n 's/^metric //p' "$T/ab5.txt" | head -2 | tr '\n' ' ')" = "1001 1202 "
+rm -f "$T/ab-count"
+ft ab -o "$T/ab6.txt" -k unmap_batch=0,1 -n 3 -w 0 -f "$T/ab-metric" -m 'MB/s ([0-9]+)' -N mbs -- \
+	sh -c "sh '$T/ab-work.sh' >'$T/ab-metric'"
+expect "ab -f -m: no matching line in the file" 2 "run 1 (pair 1, arm A) failed: no line matching the metric's expression in $T/ab-metric"
 ft ab -o "$T/ab3.txt" --aa -a unmap_batch=0 -n 3 -w 0 -- true
 expect "ab --aa" 0 "arm B:    unmap_batch=0 reclaim_probes=1 (A/A: the noise floor)"
 # refused before anything runs or changes
