@@ -36,7 +36,7 @@ pkgs=(
 	kmod cpio busybox-static xz-utils zstd
 	qemu-system-x86 xfsprogs util-linux bpftrace
 	valgrind gnuplot-nox
-	stress-ng liburing-dev python3
+	stress-ng liburing-dev python3 python3-scipy
 	# the kernel cache and the Debian 13 build root
 	debian-archive-keyring mmdebstrap binutils
 	# the debug-kernel lane (tests/debug-kernel/build.sh) builds a kernel

@@ -581,8 +581,17 @@ int ft_cmd_compare(int argc, char **argv)
 			return ret;
 	}
 	ft_set_json(ft_json_requested);
+	/* an ab file holds its own A and B runs: its report, with the spread */
+	for (i = (size_t)optind; i < (size_t)argc; i++) {
+		if (!ft_ab_sniff(argv[i]))
+			continue;
+		if (argc - optind > 1 || only)
+			return ft_usage_error(EINVAL, "compare: an ab file (%s) is compared alone, without --only",
+					      argv[i]);
+		return ft_ab_report_file(argv[i]);
+	}
 	if (argc - optind < 2)
-		return ft_usage_error(EINVAL, "compare: need at least two record files");
+		return ft_usage_error(EINVAL, "compare: need at least two record files, or one ab file");
 	if (only) {
 		err = regcomp(&re, only, REG_EXTENDED | REG_NOSUB);
 		if (err) {

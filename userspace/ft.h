@@ -177,9 +177,50 @@ void ft_print_version(void);
 /* ---- record.c: the record command ---- */
 void ft_quote_command(char **argv, char *buf, size_t len);
 int ft_cmd_record(int argc, char **argv);
+/* Append after - before of every counter of after, as SOURCE counters. */
+void ft_record_add_deltas(struct ft_record *r, const char *source,
+			  const struct ft_snapshot *before,
+			  const struct ft_snapshot *after);
 
 /* ---- compare.c ---- */
 int ft_cmd_compare(int argc, char **argv);
+
+/* ---- stats.c: the statistics of ab ---- */
+struct ft_summary {
+	size_t n;
+	double median, q1, q3, min, max;	/* quartiles: linear interpolation */
+};
+double ft_quantile(const double *sorted, size_t n, double p);
+void ft_summarise(const double *x, size_t n, struct ft_summary *s);
+struct ft_wilcoxon {
+	size_t n;		/* non-zero differences tested */
+	size_t nzero;		/* zero differences dropped */
+	bool ties;		/* tied |differences| (mid-ranks) */
+	double w_plus;		/* rank sum of the positive differences */
+	double p;		/* exact two-sided p-value */
+	double p_min;		/* the smallest p-value these ranks allow */
+};
+void ft_wilcoxon(const double *d, size_t n, struct ft_wilcoxon *w);
+struct ft_hl {
+	double est, lo, hi;	/* estimate and interval of the centre */
+	double level;		/* the interval's exact confidence */
+};
+void ft_hodges_lehmann(const double *d, size_t n, double level,
+		       struct ft_hl *hl);
+
+/* ---- ab.c: the ab command, ab files ---- */
+#include <regex.h>
+int ft_cmd_ab(int argc, char **argv);
+bool ft_is_ab_file(const char *buf);
+/* Whether the file at path starts as an ab file does. */
+bool ft_ab_sniff(const char *path);
+/* Print the report of an ab file (text or JSON); 0 or an exit code. */
+int ft_ab_report_file(const char *path);
+bool ft_ab_parse_metric(const regex_t *re, const char *text, double *out);
+/* The machine's fingerprint, "env KEY VALUE" lines; dir: debugfs or NULL. */
+void ft_env_write(FILE *f, const char *dir);
+void ft_env_write_after(FILE *f);	/* env loadavg_after */
+void ft_env_warn_busy(void);
 
 /* ---- options.c: usage and option helpers ---- */
 void ft_usage(FILE *f);

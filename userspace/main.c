@@ -25,6 +25,7 @@ static const struct ft_command ft_commands[] = {
 	{ "stat", ft_cmd_stat },
 	{ "record", ft_cmd_record },
 	{ "compare", ft_cmd_compare },
+	{ "ab", ft_cmd_ab },
 	{ "help", ft_cmd_help },
 };
 

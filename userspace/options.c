@@ -70,7 +70,9 @@ static const struct ft_help ft_helps[] = {
 	  "Apply the settings, run COMMAND, restore the settings and write the deltas\n"
 	  "of the module's counters and of /proc/vmstat, the wall time and the exit\n"
 	  "status to a record file (format: foliotune(8), RECORD FILES).  As root it\n"
-	  "also arms reclaim_probes for the run unless -s reclaim_probes=0 is given.\n",
+	  "also arms reclaim_probes for the run unless -s reclaim_probes=0 is given.\n"
+	  "Knobs and counters are machine-wide: the deltas include every process, not\n"
+	  "just COMMAND; the record notes the machine's load.\n",
 	  "  -o, --output FILE         record file to create (default\n"
 	  "                            ./foliotune-record-<UTC timestamp>.txt)\n"
 	  "  -l, --label LABEL         column label for compare\n"
@@ -84,6 +86,42 @@ static const struct ft_help ft_helps[] = {
 	  "record in percent.\n",
 	  "      --only REGEX          only counters matching REGEX (POSIX ERE)\n",
 	  false },
+	{ "ab", "(-k KNOB=VA,VB | -a KNOB=V... -b KNOB=V... | --aa -a KNOB=V...) [-n PAIRS]\n"
+	  "       [-w RUNS] [--random[=SEED]] [-m REGEX] [-f FILE] [-N NAME] [-t]\n"
+	  "       [-o FILE] -- COMMAND [ARG]...",
+	  "run COMMAND in pairs under settings A and B, and\n"
+	  "say whether B differs, with statistics",
+	  "Run COMMAND in PAIRS pairs, once with the settings of arm A and once with\n"
+	  "those of arm B in each pair, in ABBA order (or a random order per pair), after\n"
+	  "RUNS unrecorded warm-up runs.  Every run is recorded as record records it\n"
+	  "(counter deltas, wall time, exit status) into one ab file, with a fingerprint\n"
+	  "of the machine.  Then, for the wall time, the metric and every counter whose\n"
+	  "deltas differ between the arms: per arm the median, IQR, minimum and maximum;\n"
+	  "the Hodges-Lehmann estimate of B against A with its 95% interval; the exact\n"
+	  "Wilcoxon signed-rank test of the pairs; and a verdict (B faster or slower,\n"
+	  "higher or lower, or no difference and the smallest effect these runs could\n"
+	  "show).  The knobs are checked before any run and restored after the last, when\n"
+	  "a run fails and on SIGINT/SIGTERM/SIGHUP (the runs done so far stay in the file).\n"
+	  "Knobs and counters are machine-wide: the deltas and wall times include every\n"
+	  "process, not just COMMAND; the file records the other CPU time and load.\n"
+	  "As root; reclaim_probes is armed in both arms unless an arm sets it.\n",
+	  "  -k, --knob KNOB=VA,VB     one knob, VA in arm A and VB in arm B\n"
+	  "  -a, --arm-a KNOB=VALUE    a setting of arm A (repeatable)\n"
+	  "  -b, --arm-b KNOB=VALUE    a setting of arm B (repeatable); a knob only one\n"
+	  "                            arm sets keeps in the other the value found\n"
+	  "      --aa                  A/A: arm B runs arm A's settings (the noise floor)\n"
+	  "  -n, --pairs PAIRS         pairs of runs (default 8, at least 3; 6 or more\n"
+	  "                            for the test to be able to reach p < 0.05)\n"
+	  "  -w, --warmup RUNS         unrecorded warm-up runs first (default 1)\n"
+	  "  -r, --random[=SEED]       random order within each pair (seed printed)\n"
+	  "  -m, --metric REGEX        a metric from COMMAND's output (captured): the\n"
+	  "                            last matching line's first group, or first number\n"
+	  "  -f, --metric-file FILE    read the metric from FILE after each run instead\n"
+	  "  -N, --metric-name NAME    the metric's name (default \"metric\")\n"
+	  "  -t, --metric-time         the metric is a time: B faster or slower\n"
+	  "  -o, --output FILE         ab file to create (default\n"
+	  "                            ./foliotune-ab-<UTC timestamp>.txt)\n",
+	  true },
 	{ "help", "[COMMAND]",
 	  "this help, or one command's (as COMMAND --help)",
 	  "Print the usage of foliotune, or of COMMAND.\n",
@@ -186,8 +224,8 @@ void ft_usage(FILE *f)
 	ft_usage_knobs(f);
 	fprintf(f,
 "\n"
-"Exit status: 0 success, 1 usage error, 2 runtime error; record exits\n"
-"128+N when interrupted by signal N.\n"
+"Exit status: 0 success, 1 usage error, 2 runtime error; record and ab\n"
+"exit 128+N when interrupted by signal N.\n"
 "\n"
 "'%s COMMAND --help' shows one command's options; see %s(8).\n",
 		ft_prog, ft_prog);

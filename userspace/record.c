@@ -183,7 +183,7 @@ static int ft_open_output(const char *opt, char *path, size_t len)
 	return -EEXIST;
 }
 
-static void ft_add_deltas(struct ft_record *r, const char *source,
+void ft_record_add_deltas(struct ft_record *r, const char *source,
 			  const struct ft_snapshot *before,
 			  const struct ft_snapshot *after)
 {
@@ -222,6 +222,8 @@ struct ft_run {
 	int fd;
 	struct ft_snapshot mod0, mod1, vm0, vm1;
 	struct ft_record rec;
+	char *env;		/* the fingerprint, taken before the settings */
+	size_t envlen;
 };
 
 static int ft_record_args(int argc, char **argv, struct ft_run *run)
@@ -344,6 +346,15 @@ static int ft_record_prepare(struct ft_run *run)
 		return ft_runtime_error(err, "cannot create %s: %s", run->file, strerror(err));
 	}
 
+	{
+		FILE *ef = open_memstream(&run->env, &run->envlen);
+
+		if (ef) {
+			ft_env_write(ef, run->module ? run->dir : NULL);
+			fclose(ef);
+		}
+		ft_env_warn_busy();
+	}
 	ft_install_signals();
 	ft_record_arm_probes(run);
 	for (i = 0; i < run->nset; i++) {
@@ -476,12 +487,12 @@ static int ft_record_run(struct ft_run *run)
 			free(r->module);
 			r->module = ft_strdup("unloaded-during-run");
 		} else {
-			ft_add_deltas(r, FOLIOTUNE_NAME, &run->mod0, &run->mod1);
+			ft_record_add_deltas(r, FOLIOTUNE_NAME, &run->mod0, &run->mod1);
 		}
 	}
 	if ((ret = ft_snap(run->vmstat, &run->vm1)))
 		return ret;
-	ft_add_deltas(r, "vmstat", &run->vm0, &run->vm1);
+	ft_record_add_deltas(r, "vmstat", &run->vm0, &run->vm1);
 	return 0;
 }
 
@@ -550,6 +561,9 @@ int ft_cmd_record(int argc, char **argv)
 		} else {
 			run->fd = -1;
 			ret = ft_record_write(f, &run->rec);
+			if (run->env)
+				fputs(run->env, f);
+			ft_env_write_after(f);
 			if (fclose(f) && !ret)
 				ret = -errno;
 			if (ret)
@@ -576,6 +590,7 @@ out:
 	ft_snapshot_free(&run->vm0);
 	ft_snapshot_free(&run->vm1);
 	ft_record_free(&run->rec);
+	free(run->env);
 	free(run);
 	return ret;
 }

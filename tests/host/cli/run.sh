@@ -680,6 +680,156 @@ expect "compare: not a record" 2 "not a foliotune record"
 ft -j compare "$FIX/stock.txt" "$FIX/v2.txt"
 expect "compare: newer format, JSON" 2 '^{"error":".*v2 is newer than this foliotune reads (v1)","errno":[0-9]*}$'
 
+# ------------------------------------------------------------------ ab
+# The statistics against scipy and numpy (Debian's python3-scipy: make deps).
+if /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
+	/usr/bin/python3 "$HERE/stats_ref.py" "$FT_UNIT" >"$T/stats" 2>&1
+	src=$?
+	grep -E '^(ok|not ok) - ' "$T/stats"
+	pass=$((pass + $(grep -c '^ok - ' "$T/stats")))
+	fail=$((fail + $(grep -c '^not ok - ' "$T/stats")))
+	[ "$src" != 0 ] && [ "$(grep -c '^not ok - ' "$T/stats")" = 0 ] &&
+		not_ok "stats_ref.py" "exit $src: $(oneline "$T/stats")"
+else
+	not_ok "statistics against scipy" "/usr/bin/python3 cannot import scipy (install python3-scipy: make deps)"
+fi
+# The report of a known ab file: the same for "ab" at its end and "compare".
+ft compare "$FIX/ab.txt"
+golden "compare an ab file" 0 ab.txt
+ft -j compare "$FIX/ab.txt"
+golden "compare -j an ab file" 0 ab.json
+ft compare "$FIX/ab.txt" "$FIX/stock.txt"
+expect "compare: an ab file with a record" 1 "is compared alone"
+# ab-plot.sh: every complete run of the file, by pair and arm
+if command -v gnuplot >/dev/null 2>&1; then
+	cp "$FIX/ab.txt" "$T/plot.txt"
+	sh "$FT_SRCDIR/ab-plot.sh" "$T/plot.txt" >"$T/out" 2>"$T/err"
+	rc=$?
+	expect "ab-plot.sh on an ab file" 0 "wrote $T/plot.png, $T/plot.svg ($T/plot.dat: 12 runs)"
+	check "ab-plot.sh: PNG and SVG" test -s "$T/plot.png" -a -s "$T/plot.svg"
+	check "ab-plot.sh: the data plotted is the file's" test \
+		"$(awk '{ printf "%s%s=%s/%s ", $1, $2, $3, $4 }' "$T/plot.dat")" = \
+		"$(awk '$1 == "wall_seconds" { w = $2 } $1 == "ab_run" { a = $4; p = $3 } $1 == "metric" { printf "%s%s=%s/%s ", p, a, w, $2 }' "$FIX/ab.txt")"
+	sh "$FT_SRCDIR/ab-plot.sh" "$FIX/stock.txt" "$T/plot2" >"$T/out" 2>"$T/err"
+	rc=$?
+	expect "ab-plot.sh refuses a record" 1 "not a foliotune ab file"
+else
+	not_ok "ab-plot.sh" "gnuplot missing: run make deps (gnuplot-nox)"
+fi
+# A workload whose arms differ: unmap_batches moves by ~1000 with
+# unmap_batch=1 and ~10 without, unmap_single_ptes by noise alike in both
+# arms, unmap_calls by 100 in both (the same delta: not reported); it prints
+# a throughput that B raises.
+echo 0 >"$D/reclaim_probes"
+cat >"$T/ab-work.sh" <<WORK
+b=\$(cat "$D/unmap_batch")
+n=\$(cat "$T/ab-count" 2>/dev/null || echo 0); n=\$((n + 1)); echo \$n >"$T/ab-count"
+echo "\$b \$(cat "$D/reclaim_probes")" >>"$T/ab-during"
+awk -v b=\$b -v n=\$n '\$1 == "unmap_batches" { \$2 += b ? 1000 + n : 10 + n }
+	\$1 == "unmap_calls" { \$2 += 100 }
+	\$1 == "unmap_single_ptes" { \$2 += (n * 7) % 5 }
+	{ print }' "$D/vmstat" >"$D/vmstat.new" && mv "$D/vmstat.new" "$D/vmstat"
+echo "ops/s: \$((1000 + b * 200 + n))"
+[ "\$n" != "\${FAIL_AT:-0}" ] || exit 3
+[ "\$n" != "\${HANG_AT:-0}" ] || { touch "$T/ab-hang"; exec sleep 30; }
+WORK
+rm -f "$T/ab-count" "$T/ab-during"
+ft ab -o "$T/ab1.txt" -k unmap_batch=0,1 -n 6 -w 2 -m 'ops/s: ([0-9]+)' -N ops_per_s -- sh "$T/ab-work.sh"
+expect "ab: runs and reports" 0 "^runs:     6 of 6 pairs, ABBA order, 2 warm-up runs" \
+	"^ops_per_s " "verdict: B higher" "^foliotune/unmap_batches .* B higher$" \
+	"machine-wide: the deltas include every process"
+expect_not "ab: equal deltas are not reported" "unmap_calls"
+check "ab: 2 warm-up and 12 recorded runs" test "$(cat "$T/ab-count") $(grep -c '^ab_run ' "$T/ab1.txt")" = "14 12"
+check "ab: ABBA order, warm-ups alternate" test "$(cut -d' ' -f1 "$T/ab-during" | tr -d '\n')" = "01011001100110"
+check "ab: reclaim_probes armed in both arms" sh -c "! grep -q ' 0$' '$T/ab-during'"
+check "ab: knobs restored" test "$(cat "$D/unmap_batch") $(cat "$D/reclaim_probes")" = "1 0"
+check "ab: every run is a record" test "$(grep -c '^# foliotune record v1$' "$T/ab1.txt")" = 12
+check "ab: the fingerprint" grep -q '^env knob unmap_batch 1$' "$T/ab1.txt"
+cp "$T/out" "$T/ab1.out"
+ft compare "$T/ab1.txt"
+check "ab: compare prints what ab printed" cmp -s "$T/out" "$T/ab1.out"
+rm -f "$T/ab-count"
+ft ab -o "$T/ab4.txt" -k unmap_batch=0,1 -n 6 -w 0 -t -m 'ops/s: ([0-9]+)' -- sh "$T/ab-work.sh"
+expect "ab -t: the metric is a time" 0 "^metric .*" "verdict: B slower"
+rm -f "$T/ab-count" "$T/ab-during"
+ft -j ab -o "$T/ab2.txt" --random=7 -a unmap_batch=0 -a fault_around_bytes=16K -b unmap_batch=1 -n 3 -w 0 -- sh "$T/ab-work.sh"
+expect "ab -j --random: JSON, the seed" 0 '^{"file":"' '"order":"random 7"' '"pairs":3,' \
+	"cannot reach p < 0.05"
+check "ab -j: the command's output kept off stdout" grep -q '^ops/s: ' "$T/err"
+check "ab: B keeps the value found for a knob only A sets" grep -qx 'arm B unmap_batch=1 fault_around_bytes=65536 reclaim_probes=1' "$T/ab2.txt"
+check "ab: fault_around_bytes restored" test "$(cat "$D/fault_around_bytes")" = 65536
+# -f: the metric from a file the command writes (with -m: the matching
+# line; without: the first number)
+rm -f "$T/ab-count"
+ft ab -o "$T/ab5.txt" -k unmap_batch=0,1 -n 6 -w 0 -f "$T/ab-metric" -- \
+	sh -c "sh '$T/ab-work.sh' | sed 's/ops.s: /done in /' >'$T/ab-metric'"
+expect "ab -f: the first number of a file" 0 "^metric .*" "verdict: B higher"
+check "ab -f: the values read" test "$(sed -n 's/^metric //p' "$T/ab5.txt" | head -2 | tr '\n' ' ')" = "1001 1202 "
+rm -f "$T/ab-count"
+ft ab -o "$T/ab6.txt" -k unmap_batch=0,1 -n 3 -w 0 -f "$T/ab-metric" -m 'MB/s ([0-9]+)' -N mbs -- \
+	sh -c "sh '$T/ab-work.sh' >'$T/ab-metric'"
+expect "ab -f -m: no matching line in the file" 2 "run 1 (pair 1, arm A) failed: no line matching the metric's expression in $T/ab-metric"
+ft ab -o "$T/ab3.txt" --aa -a unmap_batch=0 -n 3 -w 0 -- true
+expect "ab --aa" 0 "arm B:    unmap_batch=0 reclaim_probes=1 (A/A: the noise floor)"
+# refused before anything runs or changes
+echo 16384 >"$D/fault_around_bytes"
+for args in "-n 2 -k unmap_batch=0,1|at least 3 pairs" \
+	    "-k bogus=0,1|unknown knob .bogus." \
+	    "-a fault_around_bytes=4M -b unmap_batch=0|out of range 4K..2M" \
+	    "-k unmap_batch=0|expected KNOB=VALUE_A,VALUE_B" \
+	    "-a unmap_batch=0 -b unmap_batch=0|same settings" \
+	    "--aa -a unmap_batch=0 -b unmap_batch=1|give them with -a only" \
+	    "-k unmap_batch=0,1 -m (|bad regular expression" \
+	    "-k unmap_batch=0,1 -a unmap_batch=1|set twice for arm A" \
+	    "-k unmap_batch=0,1 -N ops|need -m or -f" \
+	    "-k unmap_batch=0,1 -t|need -m or -f" \
+	    "-k unmap_batch=0,1 -n 1001|invalid number .1001. (0..1000)"; do
+	rm -f "$T/ab-count"
+	# shellcheck disable=SC2086
+	ft ab -o "$T/ab-refused.txt" ${args%%|*} -- sh "$T/ab-work.sh"
+	expect "ab refuses ${args%%|*}" 1 "${args#*|}"
+	check "ab ${args%%|*}: nothing ran, nothing changed" test ! -e "$T/ab-count" -a ! -e "$T/ab-refused.txt" -a \
+		"$(cat "$D/unmap_batch") $(cat "$D/fault_around_bytes")" = "1 16384"
+done
+echo 65536 >"$D/fault_around_bytes"
+ft ab -k unmap_batch=0,1
+expect "ab: missing command" 1 "missing COMMAND"
+ft ab -o "$T/ab-refused.txt" -k fault_around_auto=0,1 -- true
+expect "ab: knob not provided" 2 "not provided by this module"
+FOLIOTUNE_ASSUME_UID=1000 ft ab -o "$T/ab-refused.txt" -k unmap_batch=0,1 -- true
+expect "ab: not root" 2 "requires root"
+FOLIOTUNE_SYSROOT="$U" ft ab -o "$T/ab-refused.txt" -k unmap_batch=0,1 -- true
+expect "ab: module not loaded, one line" 2 "^foliotune: the foliotune module is not loaded (try 'foliotune load')$"
+check "ab: module not loaded: one line" test "$(wc -l <"$T/err")" = 1
+check "ab: no file after a refusal" test ! -e "$T/ab-refused.txt"
+# the command fails: stop, restore, say which run
+rm -f "$T/ab-count"
+FAIL_AT=4 ft ab -o "$T/ab-fail.txt" -k unmap_batch=0,1 -n 3 -w 1 -- sh "$T/ab-work.sh"
+expect "ab: a failing run stops it" 2 "run 3 (pair 2, arm B) failed: the command exited with status 3" \
+	"the runs done so far are in $T/ab-fail.txt"
+check "ab: failing run: knobs restored" test "$(cat "$D/unmap_batch") $(cat "$D/reclaim_probes")" = "1 0"
+check "ab: failing run: no run after it" test "$(cat "$T/ab-count") $(grep -c '^ab_run ' "$T/ab-fail.txt")" = "4 3"
+rm -f "$T/ab-count"
+ft ab -o "$T/ab-nometric.txt" -k unmap_batch=0,1 -n 3 -w 0 -m 'MB/s: ([0-9]+)' -- sh "$T/ab-work.sh"
+expect "ab: no metric in the output" 2 "run 1 (pair 1, arm A) failed: no line matching the metric's expression in the command's output"
+# SIGTERM: restore, keep the runs done, exit 143
+rm -f "$T/ab-count" "$T/ab-hang"
+# shellcheck disable=SC2046
+HANG_AT=4 $(vg) "$FT_BIN" ab -o "$T/ab-int.txt" -k unmap_batch=0,1 -n 3 -w 0 -- sh "$T/ab-work.sh" >"$T/out" 2>"$T/err" &
+bg=$!
+i=0
+while [ ! -e "$T/ab-hang" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -TERM $bg
+wait $bg
+rc=$?
+vg_errors
+expect "ab: SIGTERM exits 143" 143 "the runs done so far are in $T/ab-int.txt"
+check "ab: SIGTERM restores the knobs" test "$(cat "$D/unmap_batch") $(cat "$D/reclaim_probes")" = "1 0"
+check "ab: SIGTERM keeps the runs done" test "$(grep -c '^ab_run ' "$T/ab-int.txt")" = 4
+check "ab: SIGTERM noted in the file" grep -q '^ab_interrupted Terminated$' "$T/ab-int.txt"
+ft compare "$T/ab-int.txt"
+expect "ab: an interrupted file reads back: the complete pairs" 0 "^runs:     1 of 3 pairs, ABBA order, 0 warm-up runs, interrupted by Terminated"
+
 # ------------------------------------------------------------------ load
 ft load
 expect "load: already loaded" 0 "foliotune is already loaded"

@@ -428,12 +428,44 @@ static void test_json(void)
 	free(buf);
 }
 
+/*
+ * "unit_test stats": for each line of stdin (a sample of paired
+ * differences), print what stats.c makes of it; stats_ref.py compares that
+ * with scipy and numpy.
+ */
+static int stats_main(void)
+{
+	char line[8192], *s, *end;
+	double d[256];
+	size_t n;
+
+	while (fgets(line, sizeof(line), stdin)) {
+		struct ft_summary sm;
+		struct ft_wilcoxon w;
+		struct ft_hl hl;
+
+		for (n = 0, s = line; n < 256; s = end) {
+			d[n] = strtod(s, &end);
+			if (end == s)
+				break;
+			n++;
+		}
+		ft_summarise(d, n, &sm);
+		ft_wilcoxon(d, n, &w);
+		ft_hodges_lehmann(d, n, 0.95, &hl);
+		printf("%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %zu %zu %d %.17g %.17g %.17g %.17g\n",
+		       sm.median, sm.q1, sm.q3, sm.min, sm.max, w.w_plus, w.p, w.p_min,
+		       w.n, w.nzero, w.ties, hl.est, hl.lo, hl.hi, hl.level);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char tmp[] = "/tmp/foliotune-unit.XXXXXX";
 
-	(void)argc;
-	(void)argv;
+	if (argc == 2 && !strcmp(argv[1], "stats"))
+		return stats_main();
 	if (!mkdtemp(tmp)) {
 		perror("mkdtemp");
 		return 1;
