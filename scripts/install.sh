@@ -47,10 +47,12 @@ install)
 		src=${f%%:*}
 		[ -f "$src" ] || { echo "install.sh: $src missing: run make first" >&2; exit 1; }
 	done
-	# Installing again (a rebuild) keeps the directories of the first time.
+	# Installing again (a rebuild, or for another kernel) keeps what the
+	# earlier installs created: their directories, and a module of another
+	# kernel, which uninstall must remove too.
 	created=$(mkdirs "$(dirname "$manifest")")
 	{
-		[ -f "$manifest" ] && grep '^dir ' "$manifest"
+		[ -f "$manifest" ] && grep -E '^(dir|file) ' "$manifest"
 		[ -n "$created" ] && echo "$created"
 	} > "$manifest.new"
 	for f in "${files[@]}"; do
@@ -60,7 +62,8 @@ install)
 		echo "file $dst" >> "$manifest.new"
 		echo "  installed $dst"
 	done
-	mv "$manifest.new" "$manifest"
+	awk '!seen[$0]++' "$manifest.new" > "$manifest"
+	rm -f "$manifest.new"
 	depmod_kver
 	;;
 uninstall)
@@ -69,6 +72,13 @@ uninstall)
 		grep '^file ' "$manifest" | cut -d' ' -f2- | while read -r p; do
 			rm -f "$p" && echo "  removed $p"
 		done
+		# the other kernels whose module went (depmod_kver does KVER's)
+		if [ -z "$DESTDIR" ]; then
+			grep -o '^file /lib/modules/[^/]*/updates/foliotune.ko$' "$manifest" |
+				cut -d/ -f4 | grep -vx "$KVER" | while read -r k; do
+				[ -d "/lib/modules/$k/kernel" ] && depmod "$k"
+			done
+		fi
 		dirs=$(grep '^dir ' "$manifest" | cut -d' ' -f2- | sort -r)
 		rm -f "$manifest"
 		echo "$dirs" | while read -r p; do

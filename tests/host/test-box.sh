@@ -126,6 +126,11 @@ if [ -f module/foliotune.ko ] && [ -x userspace/foliotune ]; then
 		"$(cd "$D" && find . -type f | sort | tr '\n' ' ' | sed 's/ $//')"
 	out=$(make -s install DESTDIR="$D" KVER="$verified" 2>&1)
 	check "install: installing again (a rebuild) works" test $? = 0
+	# an install for a second kernel: uninstall removes both modules
+	other=$(ls module/verified/ | sed -n 's/\.h$//p' | grep -vx "$verified" | grep -v ftdebug | head -1)
+	KVER=$other DESTDIR=$D PREFIX=/usr/local scripts/install.sh install > /dev/null
+	check "install: a second kernel's install keeps the first kernel's module in the manifest" \
+		grep -qx "file $D/lib/modules/$verified/updates/foliotune.ko" "$D/var/lib/foliotune/installed"
 	out=$(make -s uninstall DESTDIR="$D" KVER="$verified" 2>&1)
 	check_eq "uninstall: the tree is as before (an existing sbin/ stays)" "$(cat "$w/tree-before")" \
 		"$(cd "$D" && find . | sort)"
