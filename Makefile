@@ -301,8 +301,9 @@ debug-verified: $(KALLSYMS)
 	mv module/verified/$(KVER).h.tmp module/verified/$(KVER).h
 
 debug-verified-current:
-	@if ! grep -qF "\"$$(cat $(DEBUG_DIR)/version)\"" module/verified/$(KVER).h 2>/dev/null; then \
-		echo "module/verified/$(KVER).h missing or for another build: regenerating it (commit it)"; \
+	@if ! grep -qF "\"$$(cat $(DEBUG_DIR)/version)\"" module/verified/$(KVER).h 2>/dev/null || \
+	    ! grep -q FT_VERIFIED_SIZE_folio_referenced_one module/verified/$(KVER).h; then \
+		echo "module/verified/$(KVER).h missing, for another build or without a replaced function: regenerating it (commit it)"; \
 		$(MAKE) --no-print-directory FT_DEBUG_LANE=1 debug-verified; \
 	fi
 

@@ -54,7 +54,9 @@
 	X(reclaim_probes, BOOL, "bool", 0, 1,				\
 	  "count pgpgoutclean and pageref_* (kprobes on reclaim; record arms them)") \
 	X(fault_around_auto_age, BOOL, "bool", 0, 1,			\
-	  "let the tuner also decide the age of pre-mapped PTEs: old (as mkold=2) under file reclaim pressure, young otherwise")
+	  "let the tuner also decide the age of pre-mapped PTEs: old (as mkold=2) under file reclaim pressure, young otherwise") \
+	X(referenced_batch, BOOL, "bool", 0, 1,				\
+	  "test the accessed bits of PTE runs of large folios in one pass in folio_referenced_one (0 = stock algorithm)")
 
 /*
  * Counters: X(name, help).  Per-cpu in the module, summed on read.
@@ -101,7 +103,29 @@
 	X(fa_sample_used, "auto mode: sampled pre-mapped PTEs used by the next fault in their table") \
 	X(fa_sample_unused, "auto mode: sampled pre-mapped PTEs still unused then") \
 	X(fa_auto_age_changes, "pre-mapped PTE age changes made by fault_around_auto_age") \
-	X(fa_read_faults_exec, "of fa_read_faults: on executable mappings (the auto mode leaves them out)")
+	X(fa_read_faults_exec, "of fa_read_faults: on executable mappings (the auto mode leaves them out)") \
+	X(referenced_calls, "calls of the replacement folio_referenced_one") \
+	X(referenced_batches, "PTE runs whose accessed bits were tested in one pass (nr >= 2)") \
+	X(referenced_batched_ptes, "PTEs tested inside batches")	\
+	X(referenced_single_ptes, "PTEs tested (or, mlocked, skipped) one at a time") \
+	X(referenced_nobatch_off, "large-folio PTEs done singly: referenced_batch=0") \
+	X(referenced_nobatch_small, "order-0 folio PTEs (nothing to batch)") \
+	X(referenced_nobatch_hugetlb, "hugetlb PTEs (never batched)")	\
+	X(referenced_nobatch_lru_gen, "large-folio PTEs done singly: MGLRU on (lru_gen_look_around per PTE)") \
+	X(referenced_nobatch_mlock, "large-folio PTEs in VM_LOCKED VMAs (skipped untested, as stock)") \
+	X(referenced_nobatch_partial, "run of one PTE: neighbour absent, other folio or boundary") \
+	X(referenced_batch_order0, "large-folio runs of 1 PTE")	\
+	X(referenced_batch_order1, "batches of 2-3 PTEs")		\
+	X(referenced_batch_order2, "batches of 4-7 PTEs")		\
+	X(referenced_batch_order3, "batches of 8-15 PTEs")		\
+	X(referenced_batch_order4, "batches of 16-31 PTEs")		\
+	X(referenced_batch_order5, "batches of 32-63 PTEs")		\
+	X(referenced_batch_order6, "batches of 64-127 PTEs")		\
+	X(referenced_batch_order7, "batches of 128-255 PTEs")		\
+	X(referenced_batch_order8, "batches of 256-511 PTEs")		\
+	X(referenced_batch_order9, "batches of 512 PTEs")		\
+	X(referenced_pmds, "PMD mappings tested (one entry: nothing to batch)") \
+	X(referenced_young_ptes, "PTEs found young (accessed bit; alone, also a secondary MMU's report)")
 
 #define FOLIOTUNE_COUNTER_ENUM(name, ...)	FT_##name,
 enum foliotune_counter {

@@ -31,7 +31,9 @@
 #include <linux/types.h>
 #include <linux/mm_types.h>
 #include <linux/mm.h>
+#include <linux/jump_label.h>
 #include <linux/mmu_notifier.h>
+#include <linux/mmzone.h>
 #include <linux/rmap.h>
 #include <linux/spinlock.h>
 #include <linux/swap.h>
@@ -138,6 +140,39 @@ pte_t pte_mkwrite(pte_t pte, struct vm_area_struct *vma);
  */
 void set_pte_range(struct vm_fault *vmf, struct folio *folio,
 		struct page *page, unsigned int nr, unsigned long addr);
+
+/* ---- referenced.c: foliotune_folio_referenced_one() ---- */
+
+/* arch/x86/mm/pgtable.c:597, arch/x86/include/asm/pgtable.h:1313 */
+extern int ptep_clear_flush_young(struct vm_area_struct *vma,
+				  unsigned long address, pte_t *ptep);
+/* arch/x86/mm/pgtable.c:617, arch/x86/include/asm/pgtable.h:1380 */
+extern int pmdp_clear_flush_young(struct vm_area_struct *vma,
+				  unsigned long address, pmd_t *pmdp);
+/* mm/mmu_notifier.c:367, include/linux/mmu_notifier.h:378 */
+extern int __mmu_notifier_clear_flush_young(struct mm_struct *mm,
+					  unsigned long start,
+					  unsigned long end);
+#ifdef CONFIG_LRU_GEN
+/* mm/vmscan.c:4065, include/linux/mmzone.h:560 */
+bool lru_gen_look_around(struct page_vma_mapped_walk *pvmw);
+/*
+ * mm/vmscan.c:2607, as include/linux/mm_inline.h:108 declares it inside
+ * lru_gen_enabled(); referenced.c reads it as data (no static branch).
+ */
+#ifdef CONFIG_LRU_GEN_ENABLED
+DECLARE_STATIC_KEY_TRUE(lru_gen_caps[NR_LRU_GEN_CAPS]);
+#else
+DECLARE_STATIC_KEY_FALSE(lru_gen_caps[NR_LRU_GEN_CAPS]);
+#endif
+#endif
+
+/*
+ * mm/rmap.c:846, static: the replaced function.  Only its address is taken,
+ * for the size check in livepatch.c; never call it.
+ */
+bool folio_referenced_one(struct folio *folio, struct vm_area_struct *vma,
+			  unsigned long address, void *arg);
 
 /* ---- data ---- */
 

@@ -25,6 +25,7 @@
 #include "internal.h"
 #include "faultaround.h"
 #include "kernel_syms.h"
+#include "referenced.h"
 #include "unmap.h"
 
 static struct klp_func ft_funcs[] = {
@@ -35,6 +36,10 @@ static struct klp_func ft_funcs[] = {
 	{
 		.old_name = "set_pte_range",
 		.new_func = foliotune_set_pte_range,
+	},
+	{
+		.old_name = "folio_referenced_one",
+		.new_func = foliotune_folio_referenced_one,
 	},
 	{ }
 };
@@ -83,6 +88,8 @@ static const struct {
 } foliotune_verified_funcs[] = {
 	{ "try_to_unmap_one", try_to_unmap_one, FT_VERIFIED_SIZE_try_to_unmap_one },
 	{ "set_pte_range", set_pte_range, FT_VERIFIED_SIZE_set_pte_range },
+	{ "folio_referenced_one", folio_referenced_one,
+	  FT_VERIFIED_SIZE_folio_referenced_one },
 };
 
 int foliotune_livepatch_verify(void)

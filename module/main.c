@@ -25,6 +25,7 @@
 
 #include "faultaround.h"
 #include "internal.h"
+#include "referenced.h"
 #include "unmap.h"
 
 static struct dentry *ft_dir;
@@ -54,6 +55,7 @@ static int __init foliotune_init(void)
 	foliotune_build_debugfs_init(ft_dir);
 	foliotune_stats_debugfs_init(ft_dir);
 	foliotune_unmap_debugfs_init(ft_dir);
+	foliotune_referenced_debugfs_init(ft_dir);
 	foliotune_fa_debugfs_init(ft_dir);
 	foliotune_reclaim_probes_debugfs_init(ft_dir);
 

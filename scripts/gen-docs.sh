@@ -47,6 +47,8 @@ static const char *source(const char *name)
 		return "`set_pte_range` replacement (`faultaround.c`)";
 	if (!strncmp(name, "unmap_", 6))
 		return "`try_to_unmap_one` replacement (`unmap.c`)";
+	if (!strncmp(name, "referenced_", 11))
+		return "`folio_referenced_one` replacement (`referenced.c`)";
 	if (!strcmp(name, "pgpgoutclean"))
 		return "kprobe `workingset_eviction` (`reclaim_probes.c`), only while `reclaim_probes` = 1";
 	if (!strncmp(name, "pageref_", 8))

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kcopy/rmap_static.h - static kernel helpers that the replacement
- * try_to_unmap_one() (module/unmap.c) needs and that a module cannot reach:
+ * kcopy/rmap_static.h - static kernel helpers that the replacements
+ * try_to_unmap_one() (module/unmap.c) and folio_referenced_one()
+ * (module/referenced.c) need and that a module cannot reach:
  * static functions of mm/rmap.c (set_tlb_ubc_flush_pending() exists in
  * vmlinux only as the ENDBR-less local clone set_tlb_ubc_flush_pending.isra.0,
  * should_defer_flush() is inlined) and inline helpers of mm/internal.h, which
@@ -17,6 +18,9 @@
  *   mm/internal.h:946-969   mlock_vma_folio() (mlock_folio() is declared in
  *                           kernel_syms.h)
  *   mm/internal.h:1024-1044 vma_address_end()
+ *   mm/internal.h:897-944   folio_within_range(), folio_within_vma()
+ *   mm/rmap.c:836-841       struct folio_referenced_arg (folio_referenced()
+ *                           passes it to folio_referenced_one())
  * Names are kept (none clashes with a public header), so each block diffs
  * cleanly against the kernel.  Every deviation is marked "foliotune:".
  *
@@ -268,5 +272,65 @@ static inline unsigned long vma_address_end(struct page_vma_mapped_walk *pvmw)
 		address = vma->vm_end;
 	return address;
 }
+
+/* ---- mm/internal.h:897-944 ---- */
+
+/*
+ * NOTE: This function can't tell whether the folio is "fully mapped" in the
+ * range.
+ * "fully mapped" means all the pages of folio is associated with the page
+ * table of range while this function just check whether the folio range is
+ * within the range [start, end). Function caller needs to do page table
+ * check if it cares about the page table association.
+ *
+ * Typical usage (like mlock or madvise) is:
+ * Caller knows at least 1 page of folio is associated with page table of VMA
+ * and the range [start, end) is intersect with the VMA range. Caller wants
+ * to know whether the folio is fully associated with the range. It calls
+ * this function to check whether the folio is in the range first. Then checks
+ * the page table to know whether the folio is fully mapped to the range.
+ */
+static inline bool
+folio_within_range(struct folio *folio, struct vm_area_struct *vma,
+		unsigned long start, unsigned long end)
+{
+	pgoff_t pgoff, addr;
+	unsigned long vma_pglen = vma_pages(vma);
+
+	VM_WARN_ON_FOLIO(folio_test_ksm(folio), folio);
+	if (start > end)
+		return false;
+
+	if (start < vma->vm_start)
+		start = vma->vm_start;
+
+	if (end > vma->vm_end)
+		end = vma->vm_end;
+
+	pgoff = folio_pgoff(folio);
+
+	/* if folio start address is not in vma range */
+	if (!in_range(pgoff, vma->vm_pgoff, vma_pglen))
+		return false;
+
+	addr = vma->vm_start + ((pgoff - vma->vm_pgoff) << PAGE_SHIFT);
+
+	return !(addr < start || end - addr < folio_size(folio));
+}
+
+static inline bool
+folio_within_vma(struct folio *folio, struct vm_area_struct *vma)
+{
+	return folio_within_range(folio, vma, vma->vm_start, vma->vm_end);
+}
+
+/* ---- mm/rmap.c:836-841 ---- */
+
+struct folio_referenced_arg {
+	int mapcount;
+	int referenced;
+	unsigned long vm_flags;
+	struct mem_cgroup *memcg;
+};
 
 #endif /* FOLIOTUNE_KCOPY_RMAP_STATIC_H */

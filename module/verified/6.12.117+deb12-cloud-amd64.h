@@ -12,7 +12,7 @@
  * sizes (kallsyms' view: the distance to the next symbol, call padding
  * included, as sprint_symbol() reports it).
  *
- * Verified 2026-12-01 at commit 99abc16.
+ * Verified 2026-12-02 at commit ffaa2fc.
  * Compiler: x86_64-linux-gnu-gcc-12 (Debian 12.2.0-14+deb12u1) 12.2.0
  */
 #define FT_VERIFIED_RELEASE	"6.12.117+deb12-cloud-amd64"
@@ -23,3 +23,4 @@
 /* Functions foliotune replaces, with their size in this build. */
 #define FT_VERIFIED_SIZE_try_to_unmap_one	0xd10
 #define FT_VERIFIED_SIZE_set_pte_range	0x240
+#define FT_VERIFIED_SIZE_folio_referenced_one	0x460

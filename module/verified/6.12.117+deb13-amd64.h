@@ -12,7 +12,7 @@
  * sizes (kallsyms' view: the distance to the next symbol, call padding
  * included, as sprint_symbol() reports it).
  *
- * Verified 2026-12-01 at commit f4f7d34.
+ * Verified 2026-12-02 at commit ffaa2fc.
  * Compiler: x86_64-linux-gnu-gcc-14 (Debian 14.2.0-19) 14.2.0
  */
 #define FT_VERIFIED_RELEASE	"6.12.117+deb13-amd64"
@@ -23,3 +23,4 @@
 /* Functions foliotune replaces, with their size in this build. */
 #define FT_VERIFIED_SIZE_try_to_unmap_one	0xd00
 #define FT_VERIFIED_SIZE_set_pte_range	0x250
+#define FT_VERIFIED_SIZE_folio_referenced_one	0x460

@@ -19,15 +19,27 @@ import sys
 
 
 def definition(lines, name):
-    """Lines of NAME's definition (function, macro or typedef) with the
+    """Lines of NAME's definition (function, macro, typedef or struct) with the
     comment block right above it, or None."""
     pats = [re.compile(r'^#define\s+%s\b' % re.escape(name)),
             re.compile(r'^typedef\b.*\b%s;' % re.escape(name)),
-            re.compile(r'^[A-Za-z_].*[\s*]%s\(' % re.escape(name))]
+            re.compile(r'^[A-Za-z_].*[\s*]%s\(' % re.escape(name)),
+            # the name at the start of the line, its type on the line above
+            re.compile(r'^%s\(' % re.escape(name)),
+            re.compile(r'^struct\s+%s\s*\{' % re.escape(name))]
     for i, line in enumerate(lines):
         if not any(p.match(line) for p in pats):
             continue
-        if pats[2].match(line):
+        start = i
+        if pats[4].match(line):
+            end = i
+            while end < len(lines) and lines[end] != '};':
+                end += 1
+        elif pats[2].match(line) or pats[3].match(line):
+            if pats[3].match(line):
+                if i == 0 or not re.match(r'^[A-Za-z_][^;{}()]*$', lines[i - 1]):
+                    continue
+                start = i - 1
             # A prototype (ends with ';' before any '{') is not the definition.
             j = i
             while j < len(lines) and '{' not in lines[j] and ';' not in lines[j]:
@@ -43,7 +55,6 @@ def definition(lines, name):
                 end += 1
         else:
             end = i
-        start = i
         if start > 0 and lines[start - 1].rstrip().endswith('*/'):
             start -= 1
             while not lines[start].lstrip().startswith('/*'):

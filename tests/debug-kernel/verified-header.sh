@@ -27,7 +27,8 @@ size() {
 }
 t2u=$(size try_to_unmap_one)
 spr=$(size set_pte_range)
-[ -n "$t2u" ] && [ -n "$spr" ] || { echo "verified-header: symbols missing in $kallsyms" >&2; exit 1; }
+fro=$(size folio_referenced_one)
+[ -n "$t2u" ] && [ -n "$spr" ] && [ -n "$fro" ] || { echo "verified-header: symbols missing in $kallsyms" >&2; exit 1; }
 [ "$(grep -c ' t try_to_unmap_one$' "$kallsyms")" = 1 ] || { echo "verified-header: try_to_unmap_one not unique" >&2; exit 1; }
 
 cat <<EOF
@@ -52,4 +53,5 @@ cat <<EOF
 /* Functions foliotune replaces, with their size in this build. */
 #define FT_VERIFIED_SIZE_try_to_unmap_one	$t2u
 #define FT_VERIFIED_SIZE_set_pte_range		$spr
+#define FT_VERIFIED_SIZE_folio_referenced_one	$fro
 EOF

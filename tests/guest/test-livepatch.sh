@@ -16,7 +16,7 @@ check_eq "livepatch: enabled" 1 "$(cat "$FT_LIVEPATCH/enabled" 2>/dev/null)"
 check_eq "livepatch: transition finished" 0 "$(cat "$FT_LIVEPATCH/transition" 2>/dev/null)"
 check_eq "livepatch: vmlinux patched" 1 "$(cat "$FT_LIVEPATCH/vmlinux/patched" 2>/dev/null)"
 funcs=$(cd "$FT_LIVEPATCH/vmlinux" 2>/dev/null && ls -d ./*,* | sed 's|^\./||' | tr '\n' ' ')
-check_eq "livepatch: patched functions" "set_pte_range,1 try_to_unmap_one,1 " "$funcs"
+check_eq "livepatch: patched functions" "folio_referenced_one,1 set_pte_range,1 try_to_unmap_one,1 " "$funcs"
 
 # Only these kernel messages may accompany a load: the out-of-tree, unsigned
 # and livepatch taints, the transition, and our own line.

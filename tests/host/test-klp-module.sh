@@ -16,7 +16,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 KVER=${KVER:-$(cat "$top/scripts/kernels/default-kver")}
 ko=$top/module/foliotune.ko
 kallsyms=$top/build/kallsyms-$KVER.txt
-address_only="try_to_unmap_one set_pte_range"
+address_only="try_to_unmap_one set_pte_range folio_referenced_one"
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * referenced.c - batched folio_referenced_one(), the livepatch replacement.
+ *
+ * foliotune_folio_referenced_one() is folio_referenced_one() of mm/rmap.c
+ * (lines 843-945 of linux-source-6.12 6.12.117-1~deb12u1) with every branch
+ * kept (mlock, exiting mm, MGLRU, PTE, PMD).  Every change is marked
+ * "foliotune:"; scripts/kernels/verify.sh proves the function equal, those
+ * changes aside, to the source of every build in module/verified/.  With
+ * referenced_batch=0 every iteration takes nr = 1, and then the function is
+ * the stock one: "pra->mapcount -= 1" is "pra->mapcount--".
+ *
+ * What is batched (docs/batching.md, "Reference checks"): a run of present
+ * PTEs mapping consecutive pages of one large, non-hugetlb folio, inside one
+ * page table, one VMA and this folio's range of the walk, while the classic
+ * LRU is in use.  Such a run of nr PTEs costs nr ptep_clear_flush_young()
+ * (what ptep_clear_flush_young_notify() calls per PTE), one
+ * mmu_notifier_clear_flush_young() for the run's range instead of nr, one
+ * page_vma_mapped_walk() step instead of nr, and one "referenced" decision.
+ * pra->mapcount, pra->referenced and pra->vm_flags come out as stock leaves
+ * them: the per-call local "referenced" is only ever tested for zero, and
+ * mapcount drops by one per PTE either way.  MGLRU (lru_gen_enabled()) keeps
+ * the stock lru_gen_look_around() per PTE.
+ *
+ * Counters (include/foliotune.h).  Per iteration of the walk that gets past
+ * the exiting-mm check, or takes the VM_LOCKED "ptes++" branch:
+ *   referenced_calls          +1 per call
+ *   referenced_batches        +1 per run with nr >= 2;
+ *                             referenced_batched_ptes += nr
+ *   referenced_single_ptes    +1 per PTE tested alone (or skipped as
+ *                             mlocked), plus exactly one
+ *                             referenced_nobatch_<reason>, first match of:
+ *                             mlock, hugetlb, small, off, lru_gen, partial
+ *   referenced_batch_order<k> +1 per run of a large non-hugetlb folio,
+ *                             k = ilog2(nr)
+ *   referenced_pmds           +1 per PMD mapping tested (nothing to batch)
+ *   referenced_young_ptes     += PTEs found young: in a run, the accessed
+ *                             bits found set; for a PTE alone, the stock
+ *                             test's answer (which includes a secondary
+ *                             MMU's report, asked once per run in a batch)
+ * Identities, exact when read while no folio_referenced_one() runs:
+ *   (1) sum(referenced_nobatch_*) == referenced_single_ptes
+ *   (2) sum(referenced_batch_order1..9) == referenced_batches
+ *   (3) referenced_batch_order0 == referenced_single_ptes
+ *       - referenced_nobatch_small - referenced_nobatch_hugetlb
+ *   (4) 2 * referenced_batches <= referenced_batched_ptes
+ *                              <= 512 * referenced_batches
+ *   (5) referenced_young_ptes <= referenced_batched_ptes
+ *       + referenced_single_ptes - referenced_nobatch_mlock
+ *   (6) while referenced_batch=0: referenced_batches, _batched_ptes and
+ *       order1..9 do not move, and referenced_nobatch_off moves only then
+ *       (the knob is read once per call).
+ */
+
+/* The includes of mm/rmap.c that the copied code needs, in its order. */
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/oom.h>
+#include <linux/pagemap.h>
+#include <linux/rmap.h>
+#include <linux/mmu_notifier.h>
+#include <linux/huge_mm.h>
+#include <linux/mm_inline.h>
+#include <linux/page_idle.h>
+#include <linux/debugfs.h>
+#include <linux/log2.h>
+
+#include "kernel_syms.h"
+#include "kcopy/tlbflush_hidden.h"
+#include "kcopy/rmap_static.h"
+#include "internal.h"
+#include "referenced.h"
+
+/* Knob referenced_batch: 1 = test PTE runs in one pass (default), 0 = stock. */
+bool foliotune_referenced_batch __read_mostly = true;
+
+/*
+ * foliotune: lru_gen_enabled() without its static branch.  A module's jump
+ * table cannot name vmlinux's lru_gen_caps (not exported; klp-convert
+ * refuses it), so read the key's state as data.  Both forms can be stale by
+ * one flip of /sys/kernel/mm/lru_gen/enabled, as stock's can.
+ */
+static inline bool ft_lru_gen_enabled(void)
+{
+#ifdef CONFIG_LRU_GEN
+	return static_key_enabled(&lru_gen_caps[LRU_GEN_CORE]);
+#else
+	return false;
+#endif
+}
+
+/*
+ * foliotune: how many PTEs, starting at pvmw->pte, this iteration tests.
+ * 1 selects the stock code; then *@why names the counter to bump.  A run
+ * stays inside one page table, the VMA, the walk's range for this folio
+ * (so page_vma_mapped_walk() may go on from its last PTE) and the folio
+ * (folio_pte_batch()).  Dirty, soft-dirty, writable and accessed may differ
+ * within a run; nothing else about a PTE matters to the young test.
+ */
+static unsigned int ft_referenced_pte_batch(struct folio *folio,
+					    struct page_vma_mapped_walk *pvmw,
+					    bool batch,
+					    enum foliotune_counter *why)
+{
+	struct vm_area_struct *vma = pvmw->vma;
+	unsigned long addr = pvmw->address;
+	unsigned long end_addr, max_nr;
+	pte_t pte;
+
+	if (!pvmw->pte) {
+		*why = FT_referenced_pmds;
+		return 1;
+	}
+	if (folio_test_hugetlb(folio)) {
+		*why = FT_referenced_nobatch_hugetlb;
+		return 1;
+	}
+	if (!folio_test_large(folio)) {
+		*why = FT_referenced_nobatch_small;
+		return 1;
+	}
+	if (!batch) {
+		*why = FT_referenced_nobatch_off;
+		return 1;
+	}
+	/* MGLRU looks around each young PTE: kept per PTE in this version. */
+	if (ft_lru_gen_enabled()) {
+		*why = FT_referenced_nobatch_lru_gen;
+		return 1;
+	}
+
+	*why = FT_referenced_nobatch_partial;
+	pte = ptep_get(pvmw->pte);
+	if (!pte_present(pte))
+		return 1;
+	end_addr = min(pmd_addr_end(addr, vma->vm_end), vma_address_end(pvmw));
+	if (end_addr <= addr)
+		return 1;
+	max_nr = (end_addr - addr) >> PAGE_SHIFT;
+	max_nr = min_t(unsigned long, max_nr,
+		       folio_pfn(folio) + folio_nr_pages(folio) - pte_pfn(pte));
+	if (max_nr < 2)
+		return 1;
+	return folio_pte_batch(folio, addr, pvmw->pte, pte, max_nr,
+			       FPB_IGNORE_DIRTY | FPB_IGNORE_SOFT_DIRTY,
+			       NULL, NULL, NULL);
+}
+
+/*
+ * foliotune: ptep_clear_flush_young_notify() for @nr PTEs: the same
+ * ptep_clear_flush_young() on each, then the secondary MMUs once for the
+ * whole range (their handlers test every page of it, as nr page-sized calls
+ * would).  Returns the number of PTEs found young; *@young is whether the
+ * run counts as referenced.
+ */
+static unsigned int ft_clear_flush_young_ptes_notify(struct vm_area_struct *vma,
+						     unsigned long addr,
+						     pte_t *ptep,
+						     unsigned int nr,
+						     bool *young)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < nr; i++)
+		if (ptep_clear_flush_young(vma, addr + i * PAGE_SIZE, ptep + i))
+			n++;
+	*young = mmu_notifier_clear_flush_young(vma->vm_mm, addr,
+						addr + nr * PAGE_SIZE);
+	*young |= n > 0;
+	return n;
+}
+
+/* foliotune: counters for one iteration (see the top). */
+static void ft_referenced_account(unsigned int nr, enum foliotune_counter why,
+				  unsigned int young)
+{
+	BUILD_BUG_ON(FT_referenced_batch_order9 !=
+		     FT_referenced_batch_order0 + 9);
+
+	if (why == FT_referenced_pmds) {
+		ft_count(FT_referenced_pmds);
+		return;
+	}
+	if (young)
+		ft_add(FT_referenced_young_ptes, young);
+	if (nr > 1) {
+		ft_count(FT_referenced_batches);
+		ft_add(FT_referenced_batched_ptes, nr);
+		ft_count(FT_referenced_batch_order0 + min(ilog2(nr), 9));
+		return;
+	}
+	ft_count(FT_referenced_single_ptes);
+	ft_count(why);
+	if (why != FT_referenced_nobatch_small &&
+	    why != FT_referenced_nobatch_hugetlb)
+		ft_count(FT_referenced_batch_order0);
+}
+
+/*
+ * arg: folio_referenced_arg will be passed
+ *
+ * foliotune: mm/rmap.c:843-945, renamed and made global: it replaces the
+ * static folio_referenced_one() through livepatch.
+ */
+bool foliotune_folio_referenced_one(struct folio *folio,
+		struct vm_area_struct *vma, unsigned long address, void *arg)
+{
+	struct folio_referenced_arg *pra = arg;
+	DEFINE_FOLIO_VMA_WALK(pvmw, folio, vma, address, 0);
+	int referenced = 0;
+	unsigned long start = address, ptes = 0;
+	/* foliotune: knob read once per call, and the state of one iteration */
+	const bool batch = READ_ONCE(foliotune_referenced_batch);
+	enum foliotune_counter why;
+	unsigned int nr, young;
+	int before;
+	bool run_young;
+
+	ft_count(FT_referenced_calls);	/* foliotune */
+
+	while (page_vma_mapped_walk(&pvmw)) {
+		address = pvmw.address;
+
+		if (vma->vm_flags & VM_LOCKED) {
+			if (!folio_test_large(folio) || !pvmw.pte) {
+				/* Restore the mlock which got missed */
+				mlock_vma_folio(folio, vma);
+				page_vma_mapped_walk_done(&pvmw);
+				pra->vm_flags |= VM_LOCKED;
+				return false; /* To break the loop */
+			}
+			/*
+			 * For large folio fully mapped to VMA, will
+			 * be handled after the pvmw loop.
+			 *
+			 * For large folio cross VMA boundaries, it's
+			 * expected to be picked  by page reclaim. But
+			 * should skip reference of pages which are in
+			 * the range of VM_LOCKED vma. As page reclaim
+			 * should just count the reference of pages out
+			 * the range of VM_LOCKED vma.
+			 */
+			ptes++;
+			pra->mapcount--;
+			/* foliotune: one PTE, never tested */
+			ft_referenced_account(1, FT_referenced_nobatch_mlock, 0);
+			continue;
+		}
+
+		/*
+		 * Skip the non-shared swapbacked folio mapped solely by
+		 * the exiting or OOM-reaped process. This avoids redundant
+		 * swap-out followed by an immediate unmap.
+		 */
+		if ((!atomic_read(&vma->vm_mm->mm_users) ||
+		    check_stable_address_space(vma->vm_mm)) &&
+		    folio_test_anon(folio) && folio_test_swapbacked(folio) &&
+		    !folio_likely_mapped_shared(folio)) {
+			pra->referenced = -1;
+			page_vma_mapped_walk_done(&pvmw);
+			return false;
+		}
+
+		/* foliotune: PTEs to test now; 1 = the stock code below */
+		nr = ft_referenced_pte_batch(folio, &pvmw, batch, &why);
+		young = 0;
+		before = referenced;
+
+		if (nr > 1) {
+			/*
+			 * foliotune: the PTE branch below for a run of nr
+			 * PTEs, then the walk goes on from the run's last PTE
+			 * (same page table, PTL still held), as upstream's
+			 * batched folio_referenced_one() does.
+			 */
+			young = ft_clear_flush_young_ptes_notify(vma, address,
+					pvmw.pte, nr, &run_young);
+			if (run_young)
+				referenced++;
+			pvmw.pte += nr - 1;
+			pvmw.address += (nr - 1) * PAGE_SIZE;
+		} else if (ft_lru_gen_enabled() && pvmw.pte) {
+			/* foliotune: was lru_gen_enabled() (static key) */
+			if (lru_gen_look_around(&pvmw))
+				referenced++;
+		} else if (pvmw.pte) {
+			if (ptep_clear_flush_young_notify(vma, address,
+						pvmw.pte))
+				referenced++;
+		} else if (IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE)) {
+			if (pmdp_clear_flush_young_notify(vma, address,
+						pvmw.pmd))
+				referenced++;
+		} else {
+			/* unexpected pmd-mapped folio? */
+			WARN_ON_ONCE(1);
+		}
+
+		pra->mapcount -= nr;	/* foliotune: was pra->mapcount-- */
+		/* foliotune: account the iteration */
+		if (nr == 1)
+			young = referenced - before;
+		ft_referenced_account(nr, why, young);
+	}
+
+	if ((vma->vm_flags & VM_LOCKED) &&
+			folio_test_large(folio) &&
+			folio_within_vma(folio, vma)) {
+		unsigned long s_align, e_align;
+
+		s_align = ALIGN_DOWN(start, PMD_SIZE);
+		e_align = ALIGN_DOWN(start + folio_size(folio) - 1, PMD_SIZE);
+
+		/* folio doesn't cross page table boundary and fully mapped */
+		if ((s_align == e_align) && (ptes == folio_nr_pages(folio))) {
+			/* Restore the mlock which got missed */
+			mlock_vma_folio(folio, vma);
+			pra->vm_flags |= VM_LOCKED;
+			return false; /* To break the loop */
+		}
+	}
+
+	if (referenced)
+		folio_clear_idle(folio);
+	if (folio_test_clear_young(folio))
+		referenced++;
+
+	if (referenced) {
+		pra->referenced++;
+		pra->vm_flags |= vma->vm_flags & ~VM_LOCKED;
+	}
+
+	if (!pra->mapcount)
+		return false; /* To break the loop */
+
+	return true;
+}
+
+static u64 ft_referenced_batch_get(struct ft_knob *knob)
+{
+	return READ_ONCE(foliotune_referenced_batch);
+}
+
+static int ft_referenced_batch_set(struct ft_knob *knob, u64 val)
+{
+	WRITE_ONCE(foliotune_referenced_batch, val == 1);
+	return 0;
+}
+
+static struct ft_knob ft_referenced_batch_knob = {
+	.name = "referenced_batch",
+	.min = 0,
+	.max = 1,
+	.get = ft_referenced_batch_get,
+	.set = ft_referenced_batch_set,
+};
+
+/* Creates <dir>/referenced_batch (0600): reads "0\n"/"1\n", accepts 0 or 1. */
+void foliotune_referenced_debugfs_init(struct dentry *dir)
+{
+	foliotune_knob_create(dir, &ft_referenced_batch_knob);
+}

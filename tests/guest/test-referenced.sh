@@ -1,0 +1,181 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Batched reference checks (referenced_batch) leave reclaim's decisions as
+# stock makes them.  tests/guest/referenced/referenced.py builds 13 order-9
+# file folios with known accessed-bit patterns (none young; one young PTE at
+# the start, middle or end of a run, or in the second run; all young; two
+# processes; split by a VMA boundary; mlocked; PMD-mapped) and makes one
+# memcg reclaim pass meet each once; it reports reclaim (R), keep (K) or
+# activate (A) per folio.  With the classic LRU it runs without foliotune
+# (stock), with referenced_batch=0 and =1: all three must decide alike, as
+# stock's rules say, and the counters must show which path ran.  Under
+# MGLRU the per-PTE path is kept (referenced_nobatch_lru_gen).  Last,
+# ft_integrity's file cases under memcg reclaim while unmap_batch and
+# referenced_batch flip at random: data intact, both modes of both knobs
+# seen, counter identities hold.
+. "$(dirname "$0")/../lib.sh"
+py="python3 $(dirname "$0")/referenced/referenced.py"
+cg=/sys/fs/cgroup/ft-referenced
+lrugen=/sys/kernel/mm/lru_gen/enabled
+thp=/sys/kernel/mm/transparent_hugepage/enabled
+ra=$FT_RA
+integ=("$FT_REPO/tests/progs/ft_integrity" -d "$FT_XFS" -b "$ra" -s 8 -r memcg -U flip
+	-c file-thp-shared-clean -c file-pte2m -c file-mprotect-middle -c file-fork-shared)
+n_integ=$("${integ[@]}" -P 2>/dev/null || echo 0)
+plan $((46 + n_integ))
+
+# Expected stock decisions, in referenced.py's order (none start middle end
+# run2 all procs2 procs1 split2 split1 mlock pmd_none pmd_young).  One
+# referencing VMA keeps a folio, two activate it.  The mlocked folio: its
+# PTEs are skipped (VM_LOCKED), so it counts as unreferenced and reclaim
+# tries to unmap it; try_to_unmap_one() refuses VM_LOCKED and reclaim
+# activates it.  A "?" would match anything.
+expect=RKKKKKAKAKARK
+
+# field NAME LINE: the value of NAME=V in LINE
+field() { [[ " $2" =~ \ $1=([^ ]+) ]] && echo "${BASH_REMATCH[1]}"; }
+lrugen0=$(cat "$lrugen")
+thp0=$(sed 's/.*\[\(.*\)\].*/\1/' "$thp")
+flipper=
+cleanup() {
+	[ -n "$flipper" ] && kill "$flipper" 2>/dev/null && wait "$flipper" 2>/dev/null
+	echo "$lrugen0" > "$lrugen"
+	echo "$thp0" > "$thp"
+	[ -d "$cg" ] && rmdir "$cg" 2>/dev/null
+	return 0
+}
+trap cleanup EXIT
+
+mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
+echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+mkdir -p "$cg"
+# MADV_HUGEPAGE readahead needs THP not "never"
+[ "$thp0" = never ] && echo madvise > "$thp"
+
+# run LABEL [all]: one referenced.py run inside $cg; sets r
+run() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	r=$(sh -c "echo \$\$ > $cg/cgroup.procs && exec $py $FT_XFS $cg ${2:-}" 2>&1)
+	log "$1: $r"
+}
+# like A B: B matches the decision string A, where "?" matches anything
+# shellcheck disable=SC2053  # A is a pattern
+like() { [[ $2 == $1 ]]; }
+
+echo n > "$lrugen"
+check_eq "referenced: classic LRU for the decision runs" 0x0000 "$(cat "$lrugen")"
+
+# ---- stock: no module
+ft_unload
+run stock
+stock=$(field decisions "$r")
+check "referenced: stock: ran ($r)" test -n "$stock"
+check_eq "referenced: stock: every folio order-9 and fully mapped (premise)" 0 "$(field geometry_bad "$r")"
+check_eq "referenced: stock: two PMD-mapped folios (premise)" 4096 "$(field pmd_mapped_kb "$r")"
+check_eq "referenced: stock: memory.reclaim reached its target" 0 "$(field reclaim_err "$r")"
+check "referenced: stock: decisions $stock follow the stock rules ($expect)" like "$expect" "$stock"
+
+# ---- foliotune, referenced_batch=0, then 1
+check "referenced: load foliotune" ft_load
+for v in 0 1; do
+	check "referenced: referenced_batch=$v" sh -c "echo $v > $FT_DEBUGFS/referenced_batch"
+	run "batch=$v"
+	d=$(field decisions "$r")
+	check "referenced: batch=$v: ran ($r)" test -n "$d"
+	check_eq "referenced: batch=$v: geometry as planned (premise)" "0 4096" \
+		"$(field geometry_bad "$r") $(field pmd_mapped_kb "$r")"
+	check_eq "referenced: batch=$v: memory.reclaim reached its target" 0 "$(field reclaim_err "$r")"
+	check "referenced: batch=$v: decisions $d are stock's ($stock)" \
+		test -n "$stock" -a "$d" = "$stock"
+	check "referenced: batch=$v: folio_referenced_one replacement ran" \
+		test "$(field referenced_calls "$r")" -gt 0
+	# 522 = 1+1+1+1 (start middle end run2) + 512 (all) + 2 (procs2) + 1
+	# (procs1) + 2 (split2) + 1 (split1); mlocked PTEs are never tested
+	check "referenced: batch=$v: every young PTE found ($(field referenced_young_ptes "$r") >= 522)" \
+		test "$(field referenced_young_ptes "$r")" -ge 522
+	check "referenced: batch=$v: the mlocked folio took the VM_LOCKED path (512 PTEs skipped)" \
+		test "$(field referenced_nobatch_mlock "$r")" -ge 512
+	check "referenced: batch=$v: PMD mappings tested as PMDs" \
+		test "$(field referenced_pmds "$r")" -ge 2
+	if [ $v = 0 ]; then
+		check_eq "referenced: batch=0: no batch" "0 0" \
+			"$(field referenced_batches "$r") $(field referenced_nobatch_lru_gen "$r")"
+		check "referenced: batch=0: large-folio PTEs tested singly (nobatch_off)" \
+			test "$(field referenced_nobatch_off "$r")" -ge $((10 * 512 - 100 * 2))
+	else
+		check_eq "referenced: batch=1: no PTE done singly for being off" 0 \
+			"$(field referenced_nobatch_off "$r")"
+		check "referenced: batch=1: 496-PTE runs batched (order8)" \
+			test "$(field referenced_batch_order8 "$r")" -ge 5
+		check "referenced: batch=1: 16-PTE runs batched (order4)" \
+			test "$(field referenced_batch_order4 "$r")" -ge 5
+		check "referenced: batch=1: runs cut at the VMA boundaries (order6: 100-PTE runs)" \
+			test "$(field referenced_batch_order6 "$r")" -ge 4
+		check "referenced: batch=1: young PTEs <= PTEs tested" \
+			test "$(field referenced_young_ptes "$r")" -le $(( $(field referenced_batched_ptes "$r") + \
+			$(field referenced_single_ptes "$r") - $(field referenced_nobatch_mlock "$r") ))
+	fi
+done
+
+# ---- the counters' identities (read while nothing reclaims)
+c() { ft_counter "$1"; }
+sum_nobatch=$(awk '$1 ~ /^referenced_nobatch_/ { s += $2 } END { print s }' "$FT_DEBUGFS/vmstat")
+sum_orders=$(awk '$1 ~ /^referenced_batch_order[1-9]$/ { s += $2 } END { print s }' "$FT_DEBUGFS/vmstat")
+check_eq "referenced: sum(nobatch_*) == single_ptes" "$(c referenced_single_ptes)" "$sum_nobatch"
+check_eq "referenced: sum(batch_order1..9) == batches" "$(c referenced_batches)" "$sum_orders"
+check_eq "referenced: batch_order0 == single - small - hugetlb" "$(c referenced_batch_order0)" \
+	$(( $(c referenced_single_ptes) - $(c referenced_nobatch_small) - $(c referenced_nobatch_hugetlb) ))
+check "referenced: 2*batches <= batched_ptes <= 512*batches" \
+	test $((2 * $(c referenced_batches))) -le "$(c referenced_batched_ptes)" -a \
+	"$(c referenced_batched_ptes)" -le $((512 * $(c referenced_batches)))
+
+# ---- MGLRU: the stock per-PTE path, named
+echo y > "$lrugen"
+check "referenced: MGLRU on" sh -c "[ \"\$(cat $lrugen)\" != 0x0000 ]"
+run mglru all
+check "referenced: mglru: ran ($r)" test -n "$(field decisions "$r")"
+check "referenced: mglru: large-folio PTEs tested per PTE (nobatch_lru_gen)" \
+	test "$(field referenced_nobatch_lru_gen "$r")" -gt 0
+check_eq "referenced: mglru: no batch" 0 "$(field referenced_batches "$r")"
+echo n > "$lrugen"
+
+# ---- integrity under memcg reclaim, both knobs flipping
+flips=$(mktemp)
+(
+	n=0
+	while :; do
+		echo $((RANDOM % 2)) > "$FT_DEBUGFS/unmap_batch"
+		echo $((RANDOM % 2)) > "$FT_DEBUGFS/referenced_batch"
+		n=$((n + 1))
+		echo $n > "$flips.new" && mv "$flips.new" "$flips"
+		sleep 0.0$((RANDOM % 9 + 1))
+	done
+) &
+flipper=$!
+b0=$(c referenced_batches)
+off0=$(c referenced_nobatch_off)
+ub0=$(c unmap_batches)
+uoff0=$(c unmap_nobatch_off)
+"${integ[@]}" > "$flips.out" 2>&1
+rc=$?
+kill "$flipper"
+wait "$flipper" 2>/dev/null
+flipper=
+sed -e 's/^ok - /ok - referenced: flip\//' -e 's/^not ok - /not ok - referenced: flip\//' \
+	-e 's/^\([^on]\)/# \1/' "$flips.out"
+check_eq "referenced: flip: ft_integrity exit status" 0 "$rc"
+check "referenced: flip: both referenced_batch modes ran ($(cat "$flips") flips)" \
+	test "$(c referenced_batches)" -gt "$b0" -a "$(c referenced_nobatch_off)" -gt "$off0"
+check "referenced: flip: both unmap_batch modes ran" \
+	test "$(c unmap_batches)" -gt "$ub0" -a "$(c unmap_nobatch_off)" -gt "$uoff0"
+check_eq "referenced: flip: sum(nobatch_*) == single_ptes" "$(c referenced_single_ptes)" \
+	"$(awk '$1 ~ /^referenced_nobatch_/ { s += $2 } END { print s }' "$FT_DEBUGFS/vmstat")"
+rm -f "$flips" "$flips.out"
+echo 1 > "$FT_DEBUGFS/unmap_batch"
+echo 1 > "$FT_DEBUGFS/referenced_batch"
+
+bad=$(dmesg | grep -E 'BUG|Oops|WARNING|Bad page|Bad rss')
+check_eq "referenced: no kernel errors" "" "$bad"
+check "referenced: unload" ft_unload
