@@ -10,6 +10,9 @@
 #                     the usefulness counters, integrity while knobs flip
 #                     (the auto mode's convergence is timing-dependent under
 #                     a busy TCG host and proves nothing build-specific)
+#   test-referenced   the batched folio_referenced_one(): reclaim's decisions
+#                     on folios of known accessed bits are stock's, with the
+#                     counters that prove the batches (classic LRU and MGLRU)
 #   unmap/suite.sh    integrity cases with batching on, off and flipping, and
 #                     the order-9 batch whose counters prove batching happened
 #   then: unloading leaves no module, livepatch, debugfs dir or changed
@@ -21,7 +24,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 results=$FT_RUNDIR/results.tap
 fa_before=$(cat /sys/kernel/debug/fault_around_bytes)
 
-FT_FA_NO_AUTO=1 bash "$here/suite.sh" "$here/test-knobs.sh" "$here/test-faultaround.sh"
+FT_FA_NO_AUTO=1 bash "$here/suite.sh" "$here/test-knobs.sh" "$here/test-faultaround.sh" \
+	"$here/test-referenced.sh"
 
 mkdir -p "$FT_XFS"
 if mount /dev/vda "$FT_XFS"; then
