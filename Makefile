@@ -13,7 +13,11 @@
 # Bookworm builds are compiled by the host's gcc-12.
 
 # On a test box that runs a verified build, that build is the default, and
-# its installed headers (/lib/modules/KVER/build) are KDIR when present.
+# its installed headers (/lib/modules/KVER/build) are KDIR when present,
+# with the link resolved: kbuild may run inside the build root, which sees
+# the kernel cache and the worktree at their own paths but not this
+# machine's /lib/modules (in the QEMU test box the link leads into the
+# cache).
 RUNNING := $(shell uname -r)
 DEFAULT_KVER := $(shell cat scripts/kernels/default-kver)
 KVER ?= $(if $(wildcard module/verified/$(RUNNING).h),$(RUNNING),$(DEFAULT_KVER))
@@ -24,7 +28,7 @@ ifneq ($(origin KDIR),command line)
 KDIR := $(FT_CACHE)/kernels/$(KVER)/headers/usr/src/linux-headers-$(KVER)
 ifeq ($(KVER),$(RUNNING))
 ifneq ($(wildcard /lib/modules/$(KVER)/build/Makefile),)
-KDIR := /lib/modules/$(KVER)/build
+KDIR := $(realpath /lib/modules/$(KVER)/build)
 endif
 endif
 endif
