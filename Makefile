@@ -12,15 +12,21 @@
 # buildroot.sh); KBUILD_RUN (scripts/kernels/kbuild-run.sh) decides.
 # Bookworm builds are compiled by the host's gcc-12.
 
-# On a test box that runs a verified build, that build is the default, and
-# its installed headers (/lib/modules/KVER/build) are KDIR when present,
+# A machine that runs a 6.12 kernel is a box foliotune is for: its build is
+# the default, and make builds for it only if the support check passes
+# (below); any other (a build host: bookworm's 6.1, CI's own kernel) builds
+# for the default build, which the QEMU test box boots.  On the box, the
+# installed headers (/lib/modules/KVER/build) are KDIR when present,
 # with the link resolved: kbuild may run inside the build root, which sees
 # the kernel cache and the worktree at their own paths but not this
 # machine's /lib/modules (in the QEMU test box the link leads into the
 # cache).
+# (Given on the command line, RUNNING and RUNNING_VERSION play another
+# machine: tests/host/test-kernels-refuse.sh.)
 RUNNING := $(shell uname -r)
+RUNNING_VERSION := $(shell uname -v)
 DEFAULT_KVER := $(shell cat scripts/kernels/default-kver)
-KVER ?= $(if $(wildcard module/verified/$(RUNNING).h),$(RUNNING),$(DEFAULT_KVER))
+KVER ?= $(if $(filter 6.12.%,$(RUNNING)),$(RUNNING),$(DEFAULT_KVER))
 FT_CACHE ?= /var/cache/foliotune
 # (Recomputed in a sub-make for another KVER: only a KDIR given on the
 # command line wins over the one this KVER implies.)
@@ -57,6 +63,19 @@ $(KDIR)/Makefile:
 DEBUG_KALLSYMS_DEP := $(DEBUG_DIR)/vmlinuz
 endif
 KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
+
+# The one support check (scripts/kernels/support.sh: release and version
+# string, as the module and the CLI check them): on the machine that runs
+# KVER, make builds and installs nothing for a build it refuses, and says
+# why and what to do next, in one line.
+ifeq ($(KVER),$(RUNNING))
+ifneq ($(filter all module install test-modules kernel-module check-box bench-box,$(or $(MAKECMDGOALS),all)),)
+SUPPORT_REFUSAL := $(shell scripts/kernels/support.sh '$(RUNNING)' '$(RUNNING_VERSION)' 2>&1 >/dev/null)
+ifneq ($(SUPPORT_REFUSAL),)
+$(error $(SUPPORT_REFUSAL))
+endif
+endif
+endif
 
 export KVER KDIR KSRC FT_CACHE
 
@@ -142,6 +161,7 @@ module: module/verified/$(KVER).h $(KDIR)/Makefile $(KLP_SYMVERS)
 # userspace/Makefile does not track it: a CLI built for another KVER is
 # rebuilt from clean.
 export FOLIOTUNE_KVER := $(KVER)
+export FOLIOTUNE_VERIFIED_DIR := $(CURDIR)/module/verified
 cli:
 	@[ "$$(cat $(BUILD)/cli.kver 2>/dev/null)" = "$(KVER)" ] || $(MAKE) -s -C userspace clean
 	$(MAKE) -C userspace
