@@ -83,7 +83,7 @@ export KVER KDIR KSRC FT_CACHE
 	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc check-box bench-box check-box-proof \
 	debug-kernel check-debug check-debug-catches debug-modules debug-break-rmap debug-verified \
 	debug-verified-current debug-run debug-catches check-mutants mutant-module \
-	verify-kernel verify-module kernel-module modules-all check-kernels kernels-doc
+	verify-kernel verify-module kernel-module modules-all check-kernels kernels-doc kernels-newer
 
 all: module cli progs tools test-modules
 
@@ -266,6 +266,11 @@ check-kernels: cli progs tools
 kernels-doc:
 	scripts/kernels/matrix.sh > docs/kernels.md.tmp
 	mv docs/kernels.md.tmp docs/kernels.md
+
+# kernels-newer: the registry's builds newer than the newest verified ones,
+# in one line (scripts/kernels/newer.sh; CI prints it and goes on).
+kernels-newer:
+	@scripts/kernels/newer.sh
 
 ksrc: $(KSRC)/Makefile
 $(KSRC)/Makefile:
@@ -464,4 +469,6 @@ help:
 	@echo '  make install / uninstall   module, CLI, man page (DESTDIR, PREFIX); root'
 	@echo '  FT_TEST_BOX=1 make check-box / bench-box   the suites / benchmarks on this machine (root; docs/own-box.md)'
 	@echo '  make check-box-proof  install, check-box, bench-box inside the QEMU box from a clean copy (30-55 min TCG)'
+	@echo '  make verify-kernel [KVER=...]  prove foliotune on a kernel build, write module/verified/KVER.h (docs/kernels.md)'
+	@echo '  make kernels-newer    the registry'"'"'s Debian 6.12 builds newer than the newest verified ones'
 	@echo '  make clean'

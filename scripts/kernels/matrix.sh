@@ -72,7 +72,10 @@ it); `make modules-all` builds foliotune.ko for every verified build into
 build/modules/REL/; `make check-kernels` runs the smoke suite on each
 (FT_KERNELS='REL ...' for a subset); `make vm-run KVER=REL CMD=...` boots
 any build of the cache.  `scripts/kernels/list.sh` lists the registry's
-builds.
+builds; `make kernels-newer` (scripts/kernels/newer.sh) names, in one line,
+those newer than the newest verified build of their suite and flavour
+(PREEMPT_RT left out): the ones to verify next.  CI (`.ci/run`) prints that
+line and never fails on it, nor on a registry it cannot ask.
 
 PREEMPT_RT builds (`-rt-amd64`) are refused at build and at load: the
 per-CPU fault-around record assumes preemption is off under the page-table
