@@ -12,10 +12,10 @@
 # buildroot.sh); KBUILD_RUN (scripts/kernels/kbuild-run.sh) decides.
 # Bookworm builds are compiled by the host's gcc-12.
 
-# A machine that runs a 6.12 kernel is a box foliotune is for: its build is
-# the default, and make builds for it only if the support check passes
-# (below); any other (a build host: bookworm's 6.1, CI's own kernel) builds
-# for the default build, which the QEMU test box boots.  On the box, the
+# A machine that runs a Debian 6.12 kernel is a box foliotune is for: its
+# build is the default, and make builds for it only if the support check
+# passes (below); any other (a build host: bookworm's 6.1, CI's own kernel)
+# builds for the default build, which the QEMU test box boots.  On the box, the
 # installed headers (/lib/modules/KVER/build) are KDIR when present,
 # with the link resolved: kbuild may run inside the build root, which sees
 # the kernel cache and the worktree at their own paths but not this
@@ -26,7 +26,7 @@
 RUNNING := $(shell uname -r)
 RUNNING_VERSION := $(shell uname -v)
 DEFAULT_KVER := $(shell cat scripts/kernels/default-kver)
-KVER ?= $(if $(filter 6.12.%,$(RUNNING)),$(RUNNING),$(DEFAULT_KVER))
+KVER ?= $(if $(and $(filter 6.12.%,$(RUNNING)),$(findstring +deb1,$(RUNNING))),$(RUNNING),$(DEFAULT_KVER))
 FT_CACHE ?= /var/cache/foliotune
 # (Recomputed in a sub-make for another KVER: only a KDIR given on the
 # command line wins over the one this KVER implies.)

@@ -26,9 +26,9 @@ kernel; or `support.sh RELEASE VERSION`) for people and `make`, and the
 CLI, which compiles the same table in (`foliotune -V`, `foliotune status`).
 Where it fails, each prints one line with the next step (verify this
 build, or the verified builds to boot) and exits non-zero.  `make` on a
-machine that runs a 6.12 kernel builds for that kernel and stops there
-with that line; on any other machine (a build host: bookworm's 6.1, CI)
-it builds for the default build, which the QEMU test box boots.
+machine that runs a Debian 6.12 kernel builds for that kernel and stops
+there with that line; on any other machine (a build host: bookworm's 6.1,
+CI) it builds for the default build, which the QEMU test box boots.
 
 ## Verifying a build
 

@@ -64,7 +64,7 @@ if out=$(box "$default" "$dversion" -n module 2>&1) && ! grep -q 'does not suppo
 else
 	echo "not ok - refuse: make on a box running a verified build passes the support check # $(tail -2 <<< "$out" | tr '\n' ' ')"
 fi
-for host in 6.1.0-57-amd64 "$(uname -r)"; do
+for host in 6.1.0-57-amd64 6.12.0-a-kernel-of-its-own "$(uname -r)"; do
 	kver=$(box "$host" '#1 SMP PREEMPT_DYNAMIC Debian 6.1.158-1 (2025-11-09)' help | sed -n '1s/.*(KVER=\(.*\)):$/\1/p')
 	[ "$kver" = "$default" ] && echo "ok - refuse: a build host running $host builds for the default ($default)" ||
 		echo "not ok - refuse: a build host running $host builds for the default # KVER=$kver"
