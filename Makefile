@@ -12,11 +12,21 @@
 # buildroot.sh); KBUILD_RUN (scripts/kernels/kbuild-run.sh) decides.
 # Bookworm builds are compiled by the host's gcc-12.
 
-# On a test box that runs a verified build, that build is the default, and
-# its installed headers (/lib/modules/KVER/build) are KDIR when present.
+# A machine that runs a Debian 6.12 kernel is a box foliotune is for: its
+# build is the default, and make builds for it only if the support check
+# passes (below); any other (a build host: bookworm's 6.1, CI's own kernel)
+# builds for the default build, which the QEMU test box boots.  On the box, the
+# installed headers (/lib/modules/KVER/build) are KDIR when present,
+# with the link resolved: kbuild may run inside the build root, which sees
+# the kernel cache and the worktree at their own paths but not this
+# machine's /lib/modules (in the QEMU test box the link leads into the
+# cache).
+# (Given on the command line, RUNNING and RUNNING_VERSION play another
+# machine: tests/host/test-kernels-refuse.sh.)
 RUNNING := $(shell uname -r)
+RUNNING_VERSION := $(shell uname -v)
 DEFAULT_KVER := $(shell cat scripts/kernels/default-kver)
-KVER ?= $(if $(wildcard module/verified/$(RUNNING).h),$(RUNNING),$(DEFAULT_KVER))
+KVER ?= $(if $(and $(filter 6.12.%,$(RUNNING)),$(findstring +deb1,$(RUNNING))),$(RUNNING),$(DEFAULT_KVER))
 FT_CACHE ?= /var/cache/foliotune
 # (Recomputed in a sub-make for another KVER: only a KDIR given on the
 # command line wins over the one this KVER implies.)
@@ -24,7 +34,7 @@ ifneq ($(origin KDIR),command line)
 KDIR := $(FT_CACHE)/kernels/$(KVER)/headers/usr/src/linux-headers-$(KVER)
 ifeq ($(KVER),$(RUNNING))
 ifneq ($(wildcard /lib/modules/$(KVER)/build/Makefile),)
-KDIR := /lib/modules/$(KVER)/build
+KDIR := $(realpath /lib/modules/$(KVER)/build)
 endif
 endif
 endif
@@ -54,13 +64,26 @@ DEBUG_KALLSYMS_DEP := $(DEBUG_DIR)/vmlinuz
 endif
 KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
 
+# The one support check (scripts/kernels/support.sh: release and version
+# string, as the module and the CLI check them): on the machine that runs
+# KVER, make builds and installs nothing for a build it refuses, and says
+# why and what to do next, in one line.
+ifeq ($(KVER),$(RUNNING))
+ifneq ($(filter all module install test-modules kernel-module check-box bench-box,$(or $(MAKECMDGOALS),all)),)
+SUPPORT_REFUSAL := $(shell scripts/kernels/support.sh '$(RUNNING)' '$(RUNNING_VERSION)' 2>&1 >/dev/null)
+ifneq ($(SUPPORT_REFUSAL),)
+$(error $(SUPPORT_REFUSAL))
+endif
+endif
+endif
+
 export KVER KDIR KSRC FT_CACHE
 
 .PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround \
 	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc check-box bench-box check-box-proof \
 	debug-kernel check-debug check-debug-catches debug-modules debug-break-rmap debug-verified \
 	debug-verified-current debug-run debug-catches check-mutants mutant-module \
-	verify-kernel verify-module kernel-module modules-all check-kernels kernels-doc
+	verify-kernel verify-module kernel-module modules-all check-kernels kernels-doc kernels-newer
 
 all: module cli progs tools test-modules
 
@@ -138,6 +161,7 @@ module: module/verified/$(KVER).h $(KDIR)/Makefile $(KLP_SYMVERS)
 # userspace/Makefile does not track it: a CLI built for another KVER is
 # rebuilt from clean.
 export FOLIOTUNE_KVER := $(KVER)
+export FOLIOTUNE_VERIFIED_DIR := $(CURDIR)/module/verified
 cli:
 	@[ "$$(cat $(BUILD)/cli.kver 2>/dev/null)" = "$(KVER)" ] || $(MAKE) -s -C userspace clean
 	$(MAKE) -C userspace
@@ -242,6 +266,11 @@ check-kernels: cli progs tools
 kernels-doc:
 	scripts/kernels/matrix.sh > docs/kernels.md.tmp
 	mv docs/kernels.md.tmp docs/kernels.md
+
+# kernels-newer: the registry's builds newer than the newest verified ones,
+# in one line (scripts/kernels/newer.sh; CI prints it and goes on).
+kernels-newer:
+	@scripts/kernels/newer.sh
 
 ksrc: $(KSRC)/Makefile
 $(KSRC)/Makefile:
@@ -441,4 +470,6 @@ help:
 	@echo '  make install / uninstall   module, CLI, man page (DESTDIR, PREFIX); root'
 	@echo '  FT_TEST_BOX=1 make check-box / bench-box   the suites / benchmarks on this machine (root; docs/own-box.md)'
 	@echo '  make check-box-proof  install, check-box, bench-box inside the QEMU box from a clean copy (30-55 min TCG)'
+	@echo '  make verify-kernel [KVER=...]  prove foliotune on a kernel build, write module/verified/KVER.h (docs/kernels.md)'
+	@echo '  make kernels-newer    the registry'"'"'s Debian 6.12 builds newer than the newest verified ones'
 	@echo '  make clean'

@@ -96,6 +96,11 @@ uid_t ft_euid(void);			/* honours FOLIOTUNE_ASSUME_UID */
 /* Returns 0 if root, else reports "must be root" and returns 2. */
 int ft_require_root(const char *what);
 
+/* ---- support.c: the support check (a module/verified/ build) ---- */
+/* Release and version of a verified build?  If not, why, and what to do. */
+bool ft_support_check(const char *rel, const char *ver, char *why, size_t len);
+bool ft_running_supported(char *why, size_t len);
+
 /* ---- knobs.c: knob table, value parsing and formatting ---- */
 enum ft_kind { FT_KIND_BOOL, FT_KIND_BYTES, FT_KIND_ENUM, FT_KIND_UINT };
 
@@ -169,7 +174,7 @@ int ft_cmd_unload(int argc, char **argv);
 
 /* ---- status.c: status, and the support part of --version ---- */
 int ft_cmd_status(int argc, char **argv);
-void ft_print_version(void);
+int ft_print_version(void);
 
 /* ---- record_file.c: the record file format ---- */
 #include "record_file.h"

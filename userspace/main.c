@@ -76,8 +76,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:jhV", ft_global_opts, NULL)) != -1) {
 		if (c == 'V') {
 			ft_set_json(ft_json_requested);
-			ft_print_version();
-			ret = FT_EXIT_OK;
+			ret = ft_print_version();
 			goto out;
 		}
 		ret = ft_getopt_common(c, argc, argv, ft_prog);

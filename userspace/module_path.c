@@ -85,13 +85,19 @@ int ft_find_debugfs_dir(char *dir, size_t len, char *msg, size_t msglen)
 		return -err;
 	}
 	if (!ft_module_loaded()) {
-		char mode[64];
+		char mode[64], why[FT_MSG_MAX];
 
 		ft_lockdown_mode(mode, sizeof(mode));
 		if (*mode && strcmp(mode, "none")) {
 			ft_msg(msg, msglen, "the %s module is not loaded and cannot be: the kernel is locked down (lockdown=%s), which refuses unsigned modules and restricts debugfs",
 				 FOLIOTUNE_NAME, mode);
 			return -EPERM;
+		}
+		/* not "try load" where loading cannot work */
+		if (!ft_running_supported(why, sizeof(why))) {
+			ft_msg(msg, msglen, "the %s module is not loaded and cannot be: %s does not support this kernel: %s",
+				 FOLIOTUNE_NAME, FOLIOTUNE_NAME, why);
+			return -ENOENT;
 		}
 		ft_msg(msg, msglen, "the %s module is not loaded (try '%s load')",
 			 FOLIOTUNE_NAME, ft_prog);

@@ -27,6 +27,7 @@ struct ft_status {
 	char release[256], version[512];
 	struct ft_build expect;
 	bool expect_from_module, supported;
+	char why[FT_MSG_MAX];		/* unsupported: why, and the next step */
 	bool loaded;
 	char initstate[32];
 	bool lp_registered;
@@ -179,12 +180,21 @@ static void ft_status_collect(struct ft_status *st)
 		    !ft_read_file(p, &st->auto_state, NULL))
 			ft_rtrim(st->auto_state);
 	}
-	if (!st->expect_from_module) {
+	if (st->expect_from_module) {
+		st->supported = !strcmp(st->release, st->expect.release) &&
+				(!st->expect.version[0] ||
+				 !strcmp(st->version, st->expect.version));
+		if (!st->supported)
+			ft_msg(st->why, sizeof(st->why),
+			       "the loaded module was verified against %s%s%s",
+			       st->expect.release, st->expect.version[0] ? " " : "",
+			       st->expect.version);
+	} else {
 		snprintf(st->expect.release, sizeof(st->expect.release), "%s", FOLIOTUNE_KVER);
 		st->expect.version[0] = '\0';
+		st->supported = ft_support_check(st->release, st->version, st->why,
+						 sizeof(st->why));
 	}
-	st->supported = !strcmp(st->release, st->expect.release) &&
-			(!st->expect.version[0] || !strcmp(st->version, st->expect.version));
 	/* not "try load": loading cannot help on this kernel */
 	if (!st->debugfs_ok && !st->loaded && !st->supported)
 		ft_msg(st->debugfs_msg, sizeof(st->debugfs_msg),
@@ -224,6 +234,10 @@ static void ft_status_json(const struct ft_status *st)
 	jsonw_string_field(jw, "version", st->version);
 	jsonw_end_object(jw);
 	jsonw_bool_field(jw, "supported", st->supported);
+	if (st->supported)
+		jsonw_null_field(jw, "next_step");
+	else
+		jsonw_string_field(jw, "next_step", st->why);
 	if (st->lockdown[0])
 		jsonw_string_field(jw, "lockdown", st->lockdown);
 	else
@@ -336,18 +350,17 @@ static void ft_status_text(const struct ft_status *st)
 
 	printf("kernel release:   %s\n", st->release);
 	printf("kernel version:   %s\n", st->version);
-	if (st->supported)
+	if (st->supported && !st->expect_from_module &&
+	    strcmp(st->release, st->expect.release))
+		printf("supported:        yes (a verified build; this CLI was compiled for %s)\n",
+		       st->expect.release);
+	else if (st->supported)
 		printf("supported:        yes (%s %s)\n",
 		       st->expect_from_module ? "matches the module's build file:" :
 						"matches the build this CLI was compiled for:",
 		       st->expect.release);
-	else if (st->expect_from_module)
-		printf("supported:        no (the module was verified against %s%s%s)\n",
-		       st->expect.release, st->expect.version[0] ? " " : "",
-		       st->expect.version);
 	else
-		printf("supported:        no: %s does not support this kernel; it supports %s only\n",
-		       FOLIOTUNE_NAME, st->expect.release);
+		printf("supported:        no: %s\n", st->why);
 	if (st->lockdown[0] && strcmp(st->lockdown, "none"))
 		printf("lockdown:         %s (unsigned modules refused, debugfs restricted)\n",
 		       st->lockdown);
@@ -417,11 +430,15 @@ static void ft_status_text(const struct ft_status *st)
 	}
 }
 
-/* -V: this program, the build it supports, the running kernel, the module */
-void ft_print_version(void)
+/*
+ * -V: this program, the build it supports, the running kernel, the module;
+ * exits 2 on a kernel foliotune does not support.
+ */
+int ft_print_version(void)
 {
 	struct ft_status *st = ft_xcalloc(1, sizeof(*st));
 	bool matches;
+	int ret;
 
 	ft_status_collect(st);
 	matches = st->expect_from_module && st->supported;
@@ -433,7 +450,11 @@ void ft_print_version(void)
 		jsonw_start_object(ft_jw);
 		jsonw_string_field(ft_jw, "release", st->release);
 		jsonw_string_field(ft_jw, "version", st->version);
-		jsonw_bool_field(ft_jw, "supported", !strcmp(st->release, FOLIOTUNE_KVER));
+		jsonw_bool_field(ft_jw, "supported", st->supported);
+		if (st->supported)
+			jsonw_null_field(ft_jw, "next_step");
+		else
+			jsonw_string_field(ft_jw, "next_step", st->why);
 		jsonw_end_object(ft_jw);
 		jsonw_name(ft_jw, "module");
 		jsonw_start_object(ft_jw);
@@ -453,7 +474,10 @@ void ft_print_version(void)
 		printf("%s %s (built for kernel %s)\n", FOLIOTUNE_NAME,
 		       FOLIOTUNE_VERSION, FOLIOTUNE_KVER);
 		printf("running kernel: %s %s: %s\n", st->release, st->version,
-		       strcmp(st->release, FOLIOTUNE_KVER) ? "not supported" : "supported");
+		       st->supported ? "supported" : "not supported");
+		/* (a loaded module's mismatch: its own line below) */
+		if (!st->supported && !st->expect_from_module)
+			printf("                %s\n", st->why);
 		if (st->expect_from_module)
 			printf("loaded module:  verified for %s%s%s: %s\n",
 			       st->expect.release, st->expect.version[0] ? " " : "",
@@ -466,8 +490,10 @@ void ft_print_version(void)
 		else
 			printf("loaded module:  none\n");
 	}
+	ret = st->supported ? FT_EXIT_OK : FT_EXIT_RUNTIME;
 	ft_status_free(st);
 	free(st);
+	return ret;
 }
 
 static const struct option ft_status_opts[] = {
@@ -497,8 +523,8 @@ int ft_cmd_status(int argc, char **argv)
 		ft_status_json(st);
 	else
 		ft_status_text(st);
-	/* Printed in full, but a locked-down kernel is a runtime error. */
-	ret = ft_status_locked_out(st) ? FT_EXIT_RUNTIME : FT_EXIT_OK;
+	/* Printed in full, but an unsupported or locked-down kernel is a runtime error. */
+	ret = !st->supported || ft_status_locked_out(st) ? FT_EXIT_RUNTIME : FT_EXIT_OK;
 	ft_status_free(st);
 	free(st);
 	return ret;

@@ -20,6 +20,16 @@ loads only on a kernel build it was verified on: `module/verified/REL.h`
 exists for that exact release and version string.  This page is generated
 by `make kernels-doc` (scripts/kernels/matrix.sh); do not edit the table.
 
+One support check says whether a kernel is such a build, the module's own
+(release and version string): `scripts/kernels/support.sh` (the running
+kernel; or `support.sh RELEASE VERSION`) for people and `make`, and the
+CLI, which compiles the same table in (`foliotune -V`, `foliotune status`).
+Where it fails, each prints one line with the next step (verify this
+build, or the verified builds to boot) and exits non-zero.  `make` on a
+machine that runs a Debian 6.12 kernel builds for that kernel and stops
+there with that line; on any other machine (a build host: bookworm's 6.1,
+CI) it builds for the default build, which the QEMU test box boots.
+
 ## Verifying a build
 
     make verify-kernel KVER=6.12.118+deb13-cloud-amd64
@@ -62,7 +72,10 @@ it); `make modules-all` builds foliotune.ko for every verified build into
 build/modules/REL/; `make check-kernels` runs the smoke suite on each
 (FT_KERNELS='REL ...' for a subset); `make vm-run KVER=REL CMD=...` boots
 any build of the cache.  `scripts/kernels/list.sh` lists the registry's
-builds.
+builds; `make kernels-newer` (scripts/kernels/newer.sh) names, in one line,
+those newer than the newest verified build of their suite and flavour
+(PREEMPT_RT left out): the ones to verify next.  CI (`.ci/run`) prints that
+line and never fails on it, nor on a registry it cannot ask.
 
 PREEMPT_RT builds (`-rt-amd64`) are refused at build and at load: the
 per-CPU fault-around record assumes preemption is off under the page-table

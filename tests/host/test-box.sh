@@ -53,6 +53,8 @@ mk_box() {
 	mkdir -p "$R/proc/sys/kernel" "$R/sys/kernel/security" "$R/sys/fs/cgroup" \
 		"$R/sys/module/module/parameters" "$R/sys/block"
 	echo "$verified" > "$R/proc/sys/kernel/osrelease"
+	sed -n '/^#define FT_VERIFIED_VERSION/,/"/s/^[^"]*"\(.*\)"$/\1/p' \
+		"module/verified/$verified.h" > "$R/proc/sys/kernel/version"
 	echo "[none] integrity confidentiality" > "$R/sys/kernel/security/lockdown"
 	echo "cpuset cpu io memory pids" > "$R/sys/fs/cgroup/cgroup.controllers"
 	echo N > "$R/sys/module/module/parameters/sig_enforce"
@@ -81,11 +83,14 @@ if [ "$(id -u)" = 0 ]; then
 	fi
 fi
 refused "a non-root user" "it must run as root" "${fake[@]}" FT_BOX_UID=1000
-if [ ! -f "module/verified/$(uname -r).h" ]; then
-	refused "this host's unverified kernel $(uname -r)" "is not a verified build" FT_TEST_BOX=1 FT_BOX_UID=0
+if ! scripts/kernels/support.sh > /dev/null 2>&1; then
+	refused "this host's unsupported kernel $(uname -r)" "foliotune does not support $(uname -r)" FT_TEST_BOX=1 FT_BOX_UID=0
 fi
 echo 6.1.0-57-amd64 > "$R/proc/sys/kernel/osrelease"
-refused "an unverified kernel" "kernel 6.1.0-57-amd64 is not a verified build" "${fake[@]}"
+refused "an unverified kernel" "foliotune does not support 6.1.0-57-amd64 .*boot a verified one" "${fake[@]}"
+mk_box
+echo "#1 SMP PREEMPT_DYNAMIC Debian (a rebuild of the same release)" > "$R/proc/sys/kernel/version"
+refused "a verified release with another version string" "was verified on version .*verify this build: make verify-kernel" "${fake[@]}"
 mk_box
 refused "KVER other than the running kernel" "but KVER=6.12.117-ftdebug" "${fake[@]}" KVER=6.12.117-ftdebug
 echo "none [integrity] confidentiality" > "$R/sys/kernel/security/lockdown"

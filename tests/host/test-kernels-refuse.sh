@@ -4,7 +4,11 @@
 # Builds foliotune must refuse, each with one line that says why or how to
 # go on, and a non-zero exit (nothing is fetched or written for them):
 # an unverified build, a PREEMPT_RT build, a release that is no Debian 6.12
-# build (make verify-kernel).  The load-time refusals are proved in the
+# build (make verify-kernel), a kernel tree the trixie build root cannot
+# see (kbuild-run.sh); and make on a box (RUNNING and RUNNING_VERSION play
+# one) whose kernel the support check (scripts/kernels/support.sh) refuses,
+# while a build host keeps building for the default.  The load-time
+# refusals are proved in the
 # test box (tests/guest/test-build-check.sh, reliability/wrongkernel.sh).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -34,6 +38,40 @@ expect "verify-kernel of a PREEMPT_RT build" \
 	"refused: PREEMPT_RT" scripts/kernels/verify.sh 6.12.118+deb13-rt-amd64
 expect "verify-kernel of a release that is no Debian 6.12 build" \
 	"is not a Debian 6.12 build" scripts/kernels/verify.sh '6.1.0-57-amd64'
+# (a +deb13 build runs in the build root only where gcc-14 is missing)
+if command -v gcc-14 > /dev/null; then
+	echo "ok - refuse: a kernel tree the build root cannot see # SKIP gcc-14 here: no build root"
+else
+	expect "a kernel tree the build root cannot see, with the KDIR that works" \
+		"/lib/modules/.*outside what the trixie build root sees.*give KDIR=.*/kernels/${unverified//+/.}/headers/" \
+		scripts/kernels/kbuild-run.sh $unverified make -C /lib/modules/$unverified/build
+fi
+
+# The support check, as make asks it on a box.
+default=$(cat scripts/kernels/default-kver)
+dversion=$(sed -n '/^#define FT_VERIFIED_VERSION/,/"/s/^[^"]*"\(.*\)"$/\1/p' "module/verified/$default.h")
+box() { make -s --no-print-directory RUNNING="$1" RUNNING_VERSION="$2" "${@:3}"; }
+expect "make on a box running an unverified build: says so, verify it or boot a verified one" \
+	"does not support ${unverified//+/.} .*not verified; verify it: make verify-kernel KVER=${unverified//+/.} .*boot a verified build: .*${default//+/.}" \
+	box "$unverified" '#1 SMP PREEMPT_DYNAMIC Debian 6.12.0-1 (2026-01-01)'
+expect "make install on a box running a verified release with another version string" \
+	"does not support ${default//+/.} .*was verified on version .*, not this one; verify this build: make verify-kernel KVER=${default//+/.}" \
+	box "$default" '#1 SMP PREEMPT_DYNAMIC Debian 6.12.118-2 (a rebuild)' install
+expect "make on a box running a PREEMPT_RT build" "PREEMPT_RT kernels cannot be supported" \
+	box 6.12.118+deb13-rt-amd64 '#1 SMP PREEMPT_RT Debian 6.12.118-1 (2026-11-20)' module
+if out=$(box "$default" "$dversion" -n module 2>&1) && ! grep -q 'does not support' <<< "$out"; then
+	echo "ok - refuse: make on a box running a verified build passes the support check"
+else
+	echo "not ok - refuse: make on a box running a verified build passes the support check # $(tail -2 <<< "$out" | tr '\n' ' ')"
+fi
+for host in 6.1.0-57-amd64 6.12.0-a-kernel-of-its-own "$(uname -r)"; do
+	kver=$(box "$host" '#1 SMP PREEMPT_DYNAMIC Debian 6.1.158-1 (2025-11-09)' help | sed -n '1s/.*(KVER=\(.*\)):$/\1/p')
+	[ "$kver" = "$default" ] && echo "ok - refuse: a build host running $host builds for the default ($default)" ||
+		echo "not ok - refuse: a build host running $host builds for the default # KVER=$kver"
+done
+(cd / && "$repo/scripts/kernels/support.sh" "$default" "$dversion") | grep -q "^foliotune supports ${default//+/.} " &&
+	echo "ok - refuse: support.sh passes the default build, release and version" ||
+	echo "not ok - refuse: support.sh passes the default build, release and version"
 [ ! -e module/verified/$unverified.h ] && [ ! -e "${FT_CACHE:-/var/cache/foliotune}/kernels/$unverified" ] &&
 	echo "ok - refuse: nothing written for the refused builds" ||
 	echo "not ok - refuse: a header or cache entry appeared for $unverified"

@@ -33,6 +33,10 @@ KVERSION_RE=$(printf '%s\n' "$KVERSION" | sed 's/[][\\.*^$|]/\\&/g')
 # was not built for.
 OTHER_KVER=$(cd "$TOP/module/verified" && ls -- *.h | sed 's/\.h$//' |
 	grep -vx -e "$KVER" -e '.*-ftdebug' | head -1)
+# The verified builds as the CLI lists them (<VERIFIED> in golden files:
+# they stay put when a build is verified).
+VERIFIED=$(cd "$TOP/module/verified" && LC_ALL=C ls -- *.h | sed 's/\.h$//' |
+	grep -v -e '-ftdebug$' | sed ':a;N;$!ba;s/\n/, /g')
 
 T=$(mktemp -d /tmp/foliotune-cli-test.XXXXXX) || exit 2
 cleanup() {
@@ -130,7 +134,7 @@ expect_not() {
 # Volatile parts: temp dir, fixture dir, kernel build, dates, wall times,
 # the tool version.  EXTRA_SED: more sed expressions for one test.
 normalise() {
-	sed -e "s|$T|<TMP>|g" -e "s|$FIX|<FIX>|g" \
+	sed -e "s|$VERIFIED|<VERIFIED>|g" -e "s|$T|<TMP>|g" -e "s|$FIX|<FIX>|g" \
 	    -e "s|$KVER|<KVER>|g" -e "s|$KVERSION_RE|<KVERSION>|g" \
 	    -e 's/^date [0-9TZ:-]*$/date <DATE>/' \
 	    -e 's/^wall_seconds [0-9.]*$/wall_seconds <WALL>/' \
@@ -366,19 +370,59 @@ expect "status: transition in progress" 0 "livepatch:        enabled, transition
 echo 0 >"$L/transition"
 echo "$OTHER_KVER" >"$R/proc/sys/kernel/osrelease"
 ft status
-expect "status: kernel differs from the module's build file" 0 \
-	"supported:        no (the module was verified against $KVER"
+expect "status: kernel differs from the module's build file, exit 2" 2 \
+	"supported:        no: the loaded module was verified against $KVER"
 echo "$KVER" >"$R/proc/sys/kernel/osrelease"
 export FOLIOTUNE_SYSROOT="$U"
 echo 6.1.0-99-amd64 >"$U/proc/sys/kernel/osrelease"
 ft status
-golden "status: unsupported kernel says so, no 'load' hint" 0 status-unsupported.txt
+golden "status: unsupported kernel says so, no 'load' hint, exit 2" 2 status-unsupported.txt
 expect_not "status: unsupported kernel, no 'foliotune load' hint" "foliotune load"
 ft -j status
-expect "status -j: unsupported kernel" 0 '"supported":false' \
+expect "status -j: unsupported kernel, the next step, exit 2" 2 '"supported":false' \
+	'"next_step":"foliotune serves Debian 6.12 builds; boot a verified one: [^"]*'"$KVER" \
 	'"error":"the foliotune module is not loaded and cannot be: this kernel is not supported"'
 ft --version
-golden "--version: unsupported kernel, no module" 0 version-unsupported.txt
+golden "--version: unsupported kernel, no module, exit 2" 2 version-unsupported.txt
+ft -j -V
+expect "-j -V: unsupported kernel, the next step, exit 2" 2 '"supported":false,"next_step":"foliotune serves'
+# The support check is the module's: release and version string, the
+# next step named (tests/host/test-kernels-refuse.sh: make's side).
+echo "#1 SMP PREEMPT_DYNAMIC Debian 6.12.999-1 (a rebuild)" >"$U/proc/sys/kernel/version"
+echo "$KVER" >"$U/proc/sys/kernel/osrelease"
+ft -V
+expect "-V: verified release, another version string: not supported, exit 2" 2 \
+	"^running kernel: $KVER .*: not supported$" \
+	"was verified on version '$KVERSION_RE', not this one; verify this build: make verify-kernel KVER=$KVER"
+ft status
+expect "status: verified release, another version string: not supported, exit 2" 2 \
+	"^supported:        no: $KVER was verified on version"
+ft get fault_around_bytes
+expect "get: another version string: no 'load' hint, the next step" 2 \
+	"the foliotune module is not loaded and cannot be: foliotune does not support this kernel: .*make verify-kernel KVER=$KVER"
+expect_not "get: another version string, no 'foliotune load' hint" "foliotune load"
+# another verified build than the CLI's own: supported (load finds the
+# module installed for it)
+sed -n '/^#define FT_VERIFIED_VERSION/,/"/s/^[^"]*"\(.*\)"$/\1/p' \
+	"$TOP/module/verified/$OTHER_KVER.h" >"$U/proc/sys/kernel/version"
+echo "$OTHER_KVER" >"$U/proc/sys/kernel/osrelease"
+ft status
+expect "status: another verified build than the CLI's: supported, exit 0" 0 \
+	"^supported:        yes (a verified build; this CLI was compiled for $KVER)" \
+	"not loaded (try 'foliotune load')"
+echo "$KVERSION" >"$U/proc/sys/kernel/version"
+echo 6.12.999+deb13-amd64 >"$U/proc/sys/kernel/osrelease"
+ft -V
+expect "-V: a Debian 6.12 build not verified: verify it, or boot a verified one, exit 2" 2 \
+	"^running kernel: 6.12.999+deb13-amd64 .*: not supported$" \
+	"this build is not verified; verify it: make verify-kernel KVER=6.12.999+deb13-amd64 (docs/kernels.md), or boot a verified build: .*$KVER"
+ft stat
+expect "stat: a build not verified: no 'load' hint, the next step" 2 \
+	"not loaded and cannot be: .*make verify-kernel KVER=6.12.999+deb13-amd64"
+expect_not "stat: a build not verified, no 'foliotune load' hint" "foliotune load"
+echo 6.12.999+deb13-rt-amd64 >"$U/proc/sys/kernel/osrelease"
+ft status
+expect "status: PREEMPT_RT: not supported, exit 2" 2 "^supported:        no: PREEMPT_RT kernels cannot be supported"
 echo "$KVER" >"$U/proc/sys/kernel/osrelease"
 ft -V
 golden "-V: supported kernel, no module" 0 version-unloaded.txt
@@ -389,7 +433,7 @@ ft -j --version
 golden "-j --version: module loaded" 0 version-loaded.json
 echo "$OTHER_KVER" >"$R/proc/sys/kernel/osrelease"
 ft --version
-expect "--version: module does not match the running kernel" 0 \
+expect "--version: module does not match the running kernel, exit 2" 2 \
 	"^running kernel: $OTHER_KVER .*: not supported$" \
 	"^loaded module:  verified for $KVER .*: does not match the running kernel$"
 echo "$KVER" >"$R/proc/sys/kernel/osrelease"
