@@ -21,6 +21,9 @@ test (tests/guest/test-unmap-pte-bits.sh) checks them.  Needs root.
                 then memory.reclaim: every such folio reclaim unmaps is a
                 run of one PTE of a large folio (unmap_batch_order0, and
                 unmap_nobatch_partial or, with unmap_batch=0, _off).
+  pager FILE S  a workload, not a check: for S seconds, read FILE through a
+                shared mapping and MADV_PAGEOUT it, again and again
+                (tests/guest/test-cli.sh unloads under it).
   near FILE     order-0 file, 16K window (the test sets it): one pass
                 reading every page of 1 MiB in order (one fault per 16K
                 window of the address space it covers, each next to the
@@ -196,6 +199,27 @@ def case_lazyfree():
         n // per, mapped, sd_leak, f1 - f0, delta(c0, c1, "unmap_restored_ptes")))
 
 
+def case_pager(path, seconds):
+    """Until SECONDS pass: read every page of FILE through a shared
+    mapping, then MADV_PAGEOUT it: reclaim reaches try_to_unmap_one once
+    per folio, every pass, with a 10 ms pause between passes.  Prints
+    "passes=N"."""
+    size = os.path.getsize(path)
+    fd = os.open(path, os.O_RDWR)
+    m = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+    end = time.monotonic() + seconds
+    passes = 0
+    while time.monotonic() < end:
+        for i in range(0, size, PAGE):
+            m[i]
+        madvise(m, MADV_PAGEOUT)
+        passes += 1
+        # off the CPU for a moment, out of any patched function: a
+        # livepatch transition can switch this task then
+        time.sleep(0.01)
+    print("passes=%d" % passes)
+
+
 def stable_counters():
     """counters() once two reads agree: not in the middle of a run's
     several increments (the identities hold only between runs)."""
@@ -308,5 +332,7 @@ if __name__ == "__main__":
         case_single(sys.argv[2])
     elif case == "near":
         case_near(sys.argv[2])
+    elif case == "pager":
+        case_pager(sys.argv[2], float(sys.argv[3]))
     else:
         sys.exit("unknown case " + case)
