@@ -3,12 +3,13 @@
 #
 # The foliotune CLI against the real module: every command and its error
 # paths (exit 1 = usage, 2 = runtime), load/unload idempotence, unload while
-# a workload runs, record + compare round trip.
+# a workload reclaims through the replacement, record + compare round trip.
 . "$(dirname "$0")/../lib.sh"
-plan 41
+plan 43
 ft=$FT_REPO/userspace/foliotune
 w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
+cg=/sys/fs/cgroup/ft-cli
+trap 'rm -rf "$w"; [ -d "$cg" ] && rmdir "$cg"' EXIT
 
 # expect_rc NAME RC CMD...: the command exits with RC.
 expect_rc() {
@@ -70,12 +71,44 @@ grep -q 'stock' "$w/out" && grep -q 'batched' "$w/out" && ok "cli: compare shows
 	not_ok "cli: compare shows both labels" "$(head -5 "$w/out")"
 expect_rc "cli: compare of a missing file is a runtime error" 2 "$ft" compare "$w/r0" "$w/nope"
 
-# Unload while a workload keeps reclaiming.
-( end=$((SECONDS + 20)); while [ $SECONDS -lt $end ]; do
-	cat "$w/data" > /dev/null; echo 1 > /proc/sys/vm/drop_caches; : > "$w/running"; done ) &
+# Unload while workloads keep reclaiming through try_to_unmap_one():
+# ft_rel mapload reads, rewrites and MADV_PAGEOUTs its mapped xfs file
+# (and anon pages) in a loop, in a memcg smaller than what it maps, and
+# verifies every page.  A sampler keeps the last unmap_calls it could
+# read; the module's files go at rmmod, after the transition, so a last
+# value above the one read as the unload started proves the replacement
+# ran during it.
+rel=$FT_REPO/tests/reliability/ft_rel
+mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
+echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+mkdir -p "$cg" && echo 22M > "$cg/memory.max"
+sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" mapload "$3" 16 120' sh "$cg" "$rel" "$FT_XFS" \
+	> "$w/mapload" 2>&1 &
 load_pid=$!
-loop_until 60 test -e "$w/running" || echo "# the workload did not start in 60 s"
+# mapload's folios are large (few unmap calls a pass) and its pageouts
+# come between long verify passes; a pager of a 4 MB file keeps calls
+# coming (two of them, without pauses, starved the unpatching transition
+# for 116 s in the box).
+dd if=/dev/urandom of="$FT_XFS/ft-cli-pager" bs=1M count=4 status=none
+python3 "$(dirname "$0")/pte-bits/pte_bits.py" pager "$FT_XFS/ft-cli-pager" 120 > /dev/null 2>&1 &
+pager=$!
+c_start=$(ft_counter unmap_calls)
+calls_moved() { [ "$(ft_counter unmap_calls)" -gt "$((c_start + 16))" ]; }
+loop_until 60 calls_moved || echo "# the workload did not reach try_to_unmap_one in 60 s"
+( while v=$(awk '$1 == "unmap_calls" { print $2 }' "$FT_DEBUGFS/vmstat" 2>/dev/null) && [ -n "$v" ]; do
+	echo "$v" > "$w/calls.new" && mv "$w/calls.new" "$w/calls"; sleep 0.02; done ) &
+sampler=$!
+loop_until 10 test -s "$w/calls"
+c0=$(ft_counter unmap_calls)
 expect_rc "cli: unload while a workload runs" 0 "$ft" unload
-kill $load_pid 2>/dev/null; wait $load_pid 2>/dev/null
+wait $sampler 2>/dev/null
+c1=$(cat "$w/calls")
+kill "$pager" 2>/dev/null; wait "$pager" 2>/dev/null
+rm -f "$FT_XFS/ft-cli-pager"
+kill -TERM $load_pid 2>/dev/null; wait $load_pid; rc=$?
+sed 's/^/# mapload: /' "$w/mapload" | tail -3
+check "cli: the workload ran try_to_unmap_one during the unload (unmap_calls $c0 -> $c1)" \
+	test "${c1:-0}" -gt "${c0:-0}"
+check_eq "cli: the workload's data intact across the unload" 0 "$rc"
 check "cli: module gone after unload" ft_module_gone
 expect_rc "cli: unload again is fine" 0 "$ft" unload

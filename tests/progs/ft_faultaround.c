@@ -17,7 +17,8 @@
  *       MADV_DONTNEED), then read one byte of page PAGE: one read fault.
  *       Prints "rss_kb=N referenced_kb=N" from /proc/self/smaps and the
  *       deltas of foliotune's fa_* counters around the fault.  "pageout":
- *       then MADV_PAGEOUT the mapping and print the fa_unmap_* deltas.
+ *       then MADV_PAGEOUT the mapping and print the fa_unmap_* and
+ *       unmap_calls deltas and rss_after_kb.
  *   ft_faultaround verify FILE SECONDS
  *       Until SECONDS pass, map FILE shared, private and writable and check
  *       every page it touches (sequential, random, strided; COW writes in
@@ -54,7 +55,7 @@
 
 static const char * const counters[] = {
 	"fa_events", "fa_pages_mapped", "fa_pages_mapped_old", "fa_read_faults",
-	"fa_unmap_young_ptes", "fa_unmap_old_ptes",
+	"fa_unmap_young_ptes", "fa_unmap_old_ptes", "unmap_calls",
 };
 #define NCOUNTERS FT_ARRAY_SIZE(counters)
 

@@ -228,3 +228,67 @@ check_kernel_clean() {
 		not_ok "$1" "$(printf '%s\n' "$errs" | head -1)"
 	fi
 }
+
+# ---- what the replacement did ------------------------------------------------
+
+# rel_delta BEFORE AFTER NAME: how much counter NAME moved between two
+# snapshots (ft_counters_snapshot).
+rel_delta() {
+	awk -v n="$3" 'NR == FNR { if ($1 == n) b = $2; next } $1 == n { print $2 - b }' "$1" "$2"
+}
+
+# rel_identities LABEL BEFORE [order0]: identities (1)-(3) of
+# module/unmap.c's header on the counters' moves since BEFORE, three
+# results.  Each needs unmap_calls to have moved (an identity over nothing
+# proves nothing); "order0" also needs unmap_batch_order0 to have moved
+# (the part unmapped large folios singly: with unmap_batch flipping, the
+# knob's 0).  One snapshot serves all three; a snapshot taken while an
+# unmap was counting is taken again, up to 5 times.
+rel_identities() {
+	local label=$1 b=$2 a=$2.after need=${3:-} i calls single nb ob batches o0 sm ht
+	for i in 1 2 3 4 5; do
+		ft_counters_snapshot "$a"
+		calls=$(rel_delta "$b" "$a" unmap_calls)
+		single=$(rel_delta "$b" "$a" unmap_single_ptes)
+		batches=$(rel_delta "$b" "$a" unmap_batches)
+		o0=$(rel_delta "$b" "$a" unmap_batch_order0)
+		sm=$(rel_delta "$b" "$a" unmap_nobatch_small)
+		ht=$(rel_delta "$b" "$a" unmap_nobatch_hugetlb)
+		nb=$(awk 'NR == FNR { b[$1] = $2; next } /^unmap_nobatch_/ { s += $2 - b[$1] } END { print s + 0 }' "$b" "$a")
+		ob=$(awk 'NR == FNR { b[$1] = $2; next } /^unmap_batch_order[1-9] / { s += $2 - b[$1] } END { print s + 0 }' "$b" "$a")
+		[ "$nb" = "$single" ] && [ "$ob" = "$batches" ] && [ "$o0" = $((single - sm - ht)) ] && break
+		sleep 0.3
+	done
+	local moved="unmap_calls +$calls"
+	[ "${calls:-0}" -gt 0 ] && moved=yes
+	check_eq "$label: (1) sum(unmap_nobatch_*) == unmap_single_ptes over $calls unmap calls" \
+		"$single yes" "$nb $moved"
+	check_eq "$label: (2) sum(order1..9) == unmap_batches over $calls unmap calls" \
+		"$batches yes" "$ob $moved"
+	local want=yes got=$moved
+	if [ "$need" = order0 ]; then
+		want="yes yes"
+		got="$moved $([ "${o0:-0}" -gt 0 ] && echo yes || echo "order0+$o0")"
+	fi
+	check_eq "$label: (3) unmap_batch_order0 ($o0) == unmap_single_ptes - nobatch_small - nobatch_hugetlb over $calls unmap calls" \
+		"$((single - sm - ht)) $want" "$o0 $got"
+}
+
+# rel_batched LABEL BEFORE on|flip: batching happened since BEFORE:
+# unmap_batches moved and 2 <= unmap_batched_ptes / unmap_batches <= 512
+# (identity (4)); "flip" (unmap_batch flipping): unmap_nobatch_off, the
+# knob's 0, moved as well.  One result.
+rel_batched() {
+	local label=$1 b=$2 mode=$3 a=$2.batched n p off
+	ft_counters_snapshot "$a"
+	n=$(rel_delta "$b" "$a" unmap_batches)
+	p=$(rel_delta "$b" "$a" unmap_batched_ptes)
+	off=$(rel_delta "$b" "$a" unmap_nobatch_off)
+	if [ "$mode" = flip ]; then
+		check "$label: both modes ran: unmap_batches +$n ($p PTEs), unmap_nobatch_off +$off" \
+			test "$n" -gt 0 -a "$p" -ge $((2 * n)) -a "$p" -le $((512 * n)) -a "$off" -gt 0
+	else
+		check "$label: batching ran: unmap_batches +$n ($p PTEs)" \
+			test "$n" -gt 0 -a "$p" -ge $((2 * n)) -a "$p" -le $((512 * n))
+	fi
+}

@@ -6,8 +6,9 @@ fault page PAGE in through /proc/self/mem (get_user_pages: nothing touches
 the PTE after the fault, unlike a CPU access, which sets the accessed bit
 itself), print "rss_kb=N" of that mapping from /proc/self/smaps, then
 MADV_PAGEOUT it and print the deltas of foliotune's fa_unmap_young_ptes and
-fa_unmap_old_ptes: the accessed bits exactly as the fault (and fault-around)
-wrote them (MADV_PAGEOUT does not clear them; smaps Referenced would not
+fa_unmap_old_ptes (and unmap_calls, and the pages still mapped after it:
+the premise that reclaim unmapped them): the accessed bits exactly as the
+fault (and fault-around) wrote them (MADV_PAGEOUT does not clear them; smaps Referenced would not
 do: get_user_pages() marks the faulting folio PG_referenced)."""
 import ctypes
 import mmap
@@ -51,6 +52,11 @@ c0 = counters()
 if libc.madvise(start, size, 21):   # MADV_PAGEOUT
     sys.exit("madvise: " + os.strerror(ctypes.get_errno()))
 c1 = counters()
-print("rss_kb=%s young=%d old=%d" % (
+with open("/proc/self/pagemap", "rb") as f:
+    f.seek(start // 4096 * 8)
+    pm = f.read(8 * (size // 4096))
+mapped = sum(pm[i * 8 + 7] >> 7 for i in range(size // 4096))
+print("rss_kb=%s young=%d old=%d calls=%d mapped_after=%d" % (
     rss, c1["fa_unmap_young_ptes"] - c0["fa_unmap_young_ptes"],
-    c1["fa_unmap_old_ptes"] - c0["fa_unmap_old_ptes"]))
+    c1["fa_unmap_old_ptes"] - c0["fa_unmap_old_ptes"],
+    c1["unmap_calls"] - c0["unmap_calls"], mapped))

@@ -16,12 +16,27 @@ test (tests/guest/test-unmap-pte-bits.sh) checks them.  Needs root.
                 read-only), the first half of each folio written again
                 (writable, dirty): reclaim must put back the written half
                 and leave the other half read-only and not soft-dirty.
+  single FILE   file folios each mapped by one PTE (the rest of every large
+                folio zapped, order-0 pages too), accessed state cleared,
+                then memory.reclaim: every such folio reclaim unmaps is a
+                run of one PTE of a large folio (unmap_batch_order0, and
+                unmap_nobatch_partial or, with unmap_batch=0, _off).
+  pager FILE S  a workload, not a check: for S seconds, read FILE through a
+                shared mapping and MADV_PAGEOUT it, again and again
+                (tests/guest/test-cli.sh unloads under it).
+  near FILE     order-0 file, 16K window (the test sets it): one pass
+                reading every page of 1 MiB in order (one fault per 16K
+                window of the address space it covers, each next to the
+                one before it but the first), one reading every 16th page
+                (16 faults, none near); prints the windows, and the
+                fa_read_faults and fa_read_faults_near deltas of each.
 """
 import ctypes
 import mmap
 import os
 import resource
 import sys
+import time
 
 PAGE = 4096
 VMSTAT = "/sys/kernel/debug/foliotune/vmstat"
@@ -184,6 +199,127 @@ def case_lazyfree():
         n // per, mapped, sd_leak, f1 - f0, delta(c0, c1, "unmap_restored_ptes")))
 
 
+def case_pager(path, seconds):
+    """Until SECONDS pass: read every page of FILE through a shared
+    mapping, then MADV_PAGEOUT it: reclaim reaches try_to_unmap_one once
+    per folio, every pass, with a 10 ms pause between passes.  Prints
+    "passes=N"."""
+    size = os.path.getsize(path)
+    fd = os.open(path, os.O_RDWR)
+    m = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+    end = time.monotonic() + seconds
+    passes = 0
+    while time.monotonic() < end:
+        for i in range(0, size, PAGE):
+            m[i]
+        madvise(m, MADV_PAGEOUT)
+        passes += 1
+        # off the CPU for a moment, out of any patched function: a
+        # livepatch transition can switch this task then
+        time.sleep(0.01)
+    print("passes=%d" % passes)
+
+
+def stable_counters():
+    """counters() once two reads agree: not in the middle of a run's
+    several increments (the identities hold only between runs)."""
+    c = counters()
+    for _ in range(40):
+        n = counters()
+        if n == c:
+            return c
+        c = n
+        time.sleep(0.05)
+    return c
+
+
+def folio_heads(a, n):
+    """For each of n mapped pages at a: the index of its folio's head page
+    (KPF_COMPOUND_HEAD bit 15, KPF_COMPOUND_TAIL bit 16); order-0 pages
+    are their own folio."""
+    flags = kpageflags([pfn(e) for e in pagemap(a, n)])
+    folio, head = [], -1
+    for i, fl in enumerate(flags):
+        if fl & (1 << 15) or not fl & (1 << 16):
+            head = i
+        folio.append(head)
+    return folio
+
+
+def case_single(path):
+    size = os.path.getsize(path)
+    n = size // PAGE
+    fd = os.open(path, os.O_RDWR)
+    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)  # charged to our memcg
+    # writable for ctypes (addr_of), only read
+    m = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+    a = addr_of(m)
+    for i in range(n):
+        m[i * PAGE]                     # read faults: readahead, large folios
+    folio = folio_heads(a, n)
+    # keep the second page of each large folio, zap every other page
+    keep = [i for i in range(n) if folio[i] == i - 1]
+    large = len(keep)
+    kept = set(keep)
+    i = 0
+    while i < n:
+        if i in kept:
+            i += 1
+            continue
+        j = i
+        while j < n and j not in kept:
+            j += 1
+        madvise(m, MADV_DONTNEED, i * PAGE, (j - i) * PAGE)
+        i = j
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("1")                    # PTE accessed bits and PG_referenced
+    mapped0 = sum(present(e) for e in pagemap(a, n))
+    c0 = stable_counters()
+    for _ in range(3):
+        try:
+            with open("/sys/fs/cgroup/ft-unmap-counters/memory.reclaim", "w") as f:
+                f.write("%d" % (2 * size))
+        except OSError:
+            pass        # EAGAIN: not all of it; what went is counted below
+    c1 = stable_counters()
+    pm = pagemap(a, n)
+    gone = sum(1 for i in keep if not present(pm[i]))
+    d = {k: c1[k] - c0[k] for k in c1}
+    print("large=%d mapped=%d gone=%d calls=%d single=%d small=%d hugetlb=%d "
+          "order0=%d partial=%d off=%d batches=%d nonpresent=%d" % (
+              large, mapped0, gone, d["unmap_calls"], d["unmap_single_ptes"],
+              d["unmap_nobatch_small"], d["unmap_nobatch_hugetlb"],
+              d["unmap_batch_order0"], d["unmap_nobatch_partial"],
+              d["unmap_nobatch_off"], d["unmap_batches"],
+              d["unmap_nobatch_nonpresent"]))
+
+
+def case_near(path):
+    n = 256                             # 1 MiB: 64 windows of 16K
+    fd = os.open(path, os.O_RDWR)
+    m = mmap.mmap(fd, n * PAGE, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+    # the fault position is kept per CPU: stay on one
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    # twice, the first time to warm up: a first run also faults in parts
+    # of the interpreter's own read-only data, file read faults that
+    # would move this CPU's position between two of ours
+    for _ in range(2):
+        # the window is aligned in the address space: a mapping that does
+        # not start on 16K starts and ends with a shorter one
+        a = addr_of(m)
+        out = ["windows=%d" % len({(a + i * PAGE) // (4 * PAGE) for i in range(n)})]
+        for name, step in (("seq", 1), ("stride16", 16)):
+            madvise(m, MADV_DONTNEED)
+            c0 = counters()
+            for i in range(0, n, step):
+                m[i * PAGE]
+            c1 = counters()
+            out.append("%s_faults=%d %s_near=%d" % (
+                name, delta(c0, c1, "fa_read_faults"),
+                name, delta(c0, c1, "fa_read_faults_near")))
+    print(" ".join(out))
+
+
 if __name__ == "__main__":
     case = sys.argv[1]
     if case == "partial":
@@ -192,5 +328,11 @@ if __name__ == "__main__":
         case_dirty()
     elif case == "lazyfree":
         case_lazyfree()
+    elif case == "single":
+        case_single(sys.argv[2])
+    elif case == "near":
+        case_near(sys.argv[2])
+    elif case == "pager":
+        case_pager(sys.argv[2], float(sys.argv[3]))
     else:
         sys.exit("unknown case " + case)

@@ -5,7 +5,8 @@
 # guest_suite reliability-faults -t 1500 -- tests/guest/reliability/faults.sh).
 #
 #  1. knobs flipped at random every 10-100 ms while ft_integrity runs
-#     (data integrity, counter identities), every knob;
+#     (data integrity, counter identities), every knob; both unmap_batch
+#     modes ran (unmap_batches and unmap_nobatch_off moved);
 #  2. (load/unload cycles under reclaim: reliability/cycles.sh);
 #  3. madvise(MADV_HWPOISON) with the module loaded: a clean, a dirty (under
 #     writeback) and a pinned xfs large-folio page, a plain and a pinned anon
@@ -37,11 +38,11 @@ w=$(mktemp -d)
 trap 'knob_flipper_stop; rm -rf "$w"' EXIT
 case_args=()
 for c in $cases; do case_args+=(-c "$c"); done
-# zram; part 1 (module only): the ft_integrity cases and 6 lines; part 2:
+# zram; part 1 (module only): the ft_integrity cases and 7 lines; part 2:
 # 7 poisons, 1 line each (2 with the module) and 3; part 3: 10 lines
 # (11 with the module's unload).
 if [ "$nomod" = 0 ]; then
-	plan $((1 + $("$FT_REPO/tests/progs/ft_integrity" -r memcg,pageout "${case_args[@]}" -P) + 6 + 17 + 11))
+	plan $((1 + $("$FT_REPO/tests/progs/ft_integrity" -r memcg,pageout "${case_args[@]}" -P) + 7 + 17 + 11))
 else
 	plan $((1 + 10 + 10))
 fi
@@ -78,15 +79,11 @@ if [ "$nomod" = 0 ]; then
 	check_eq "faults: flip-random: no valid knob write refused" 0 "${refused:-?}"
 	if [ "${flips:-0}" -gt 0 ]; then ok "faults: flip-random: knobs flipped ($flips writes)"
 	else not_ok "faults: flip-random: knobs flipped" "no write happened"; fi
-	# The identities of docs/batching.md, on the deltas of this part.
-	d() { ft_counter_delta "$w/c0" "$1"; }
-	nb=0; for k in $(awk '/^unmap_nobatch_/ { print $1 }' "$FT_DEBUGFS/vmstat"); do nb=$((nb + $(d "$k"))); done
-	ob=0; for k in 1 2 3 4 5 6 7 8 9; do ob=$((ob + $(d unmap_batch_order$k))); done
-	check_eq "faults: flip-random: sum(unmap_nobatch_*) == unmap_single_ptes" "$(d unmap_single_ptes)" "$nb"
-	check_eq "faults: flip-random: sum(order1..9) == unmap_batches" "$(d unmap_batches)" "$ob"
-	check "faults: flip-random: 2*unmap_batches <= unmap_batched_ptes" \
-		test $((2 * $(d unmap_batches))) -le "$(d unmap_batched_ptes)"
-	echo "# flip-random: unmap_calls +$(d unmap_calls), batches +$(d unmap_batches), nobatch_off +$(d unmap_nobatch_off)"
+	# The identities of module/unmap.c, on the deltas of this part, and
+	# both of unmap_batch's modes ran (the knob flips with the others).
+	echo "# flip-random: counters moved: $(ft_counter_moves "$w/c0")"
+	rel_identities "faults: flip-random" "$w/c0" order0
+	rel_batched "faults: flip-random" "$w/c0" flip
 	check_kernel_clean "faults: flip-random: kernel log clean" "$mark"
 	ft_unload
 fi

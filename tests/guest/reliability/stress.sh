@@ -9,9 +9,11 @@
 # reclaims and throttles and never OOM-kills), zram swap,
 # --verify where a stressor has it, --klog-check.  Run A with every feature
 # on, run B with every knob flipped at random every 10-100 ms
-# (FT_REL_FLIP_SAFE in tests/reliability/lib-rel.sh).  A stressor
-# failure, a verification error, a kernel error in the log or broken counter
-# identities fail.  Its own boot (tests/run.sh: guest_suite reliability-stress
+# (FT_REL_FLIP_SAFE in tests/reliability/lib-rel.sh).  Beside the
+# stressors, ft_rel mapload (verified) reclaims PTE-mapped large folios, so
+# run A must batch and run B must batch and take unmap_nobatch_off.  A
+# stressor failure, a verification error, a kernel error in the log,
+# broken counter identities or no batching fail.  Its own boot (tests/run.sh: guest_suite reliability-stress
 # -t 900 -- tests/guest/reliability/stress.sh).  FT_REL_MODE=long: 10
 # minutes per run instead of 60 + 40 s.  FT_REL_NOMODULE=1: the same on the
 # stock kernel (to tell a foliotune bug from a kernel or stress-ng one).
@@ -22,9 +24,9 @@ trap 'knob_flipper_stop; rm -rf "$w" "$FT_XFS/ft-stress" "$FT_XFS/ft-stress-nobo
 if [ "$FT_REL_MODE" = long ]; then ta=600 tb=600; else ta=60 tb=40; fi
 
 nomod=${FT_REL_NOMODULE:-0}
-# zram, then per stress-ng run 2 lines (5 with the module: 2 runs), the
+# zram, then per stress-ng run 3 lines (8 with the module: 2 runs), the
 # flipper and the unload.
-if [ "$nomod" = 1 ]; then plan 3; else plan 13; fi
+if [ "$nomod" = 1 ]; then plan 4; else plan 19; fi
 if ! command -v stress-ng > /dev/null; then
 	not_ok "stress: stress-ng installed" "apt-get install stress-ng (scripts/deps.sh)"
 	exit 0
@@ -61,7 +63,7 @@ stressors=(
 	--mmaphuge 1 --mmaphuge-mmaps 16
 )
 
-run_stress() {	# LABEL SECONDS
+run_stress() {	# LABEL SECONDS on|flip (unmap_batch: on, or flipping)
 	local label=$1 secs=$2 rc fails
 	local m
 	m=$(dmesg_mark)
@@ -75,6 +77,11 @@ run_stress() {	# LABEL SECONDS
 		stress-ng --temp-path "$FT_XFS/ft-stress-nobody" --timeout "${secs}s" \
 		--verify --metrics-brief --oom-avoid --madvise 1 ) > "$w/out.$label.madvise" 2>&1 &
 	local madv=$!
+	# Beside them, a verified workload whose reclaim batches for certain
+	# (PTE-mapped large xfs folios, MADV_PAGEOUT): the premise of the
+	# batching check below, whatever the stressors' own folios are.
+	cg_spawn ft-rel-stress "$w/mapload.$label" "$FT_RELBIN" mapload "$FT_XFS/ft-stress" 16 "$secs"
+	local mapload=$SPAWN_PID
 	# --klog-check: stress-ng fails on kernel errors itself (as does
 	# check_kernel_clean below); it would also count "Memory failure:" lines
 	# as errors, one more reason to keep the madvise stressor unprivileged.
@@ -82,6 +89,8 @@ run_stress() {	# LABEL SECONDS
 		--verify --klog-check --metrics-brief --oom-avoid "${stressors[@]}" > "$w/out.$label" 2>&1
 	rc=$?
 	wait "$madv"; local rcm=$?
+	wait "$mapload"; local rcl=$?
+	sed "s/^/# $label: mapload: /" "$w/mapload.$label" | tail -3
 	cat "$w/out.$label.madvise" >> "$w/out.$label"
 	[ "$rcm" = 0 ] || rc=$rcm
 	[ -n "${FT_RUNDIR:-}" ] && cp "$w/out.$label" "$FT_RUNDIR/stress-ng-$label.out"
@@ -95,24 +104,22 @@ run_stress() {	# LABEL SECONDS
 		not_ok "stress: $label" "stress-ng exit $rc, failed: ${fails:-?} (its error lines are above)"
 	fi
 	check_kernel_clean "stress: $label: kernel log clean" "$m"
+	check_eq "stress: $label: the mapload workload's data intact" 0 "$rcl"
 	[ "$nomod" = 0 ] || return 0
 	echo "# $label: counters moved: $(ft_counter_moves "$w/c0")"
 	check "stress: $label: the replacement ran (unmap_calls +$(ft_counter_delta "$w/c0" unmap_calls))" \
 		test "$(ft_counter_delta "$w/c0" unmap_calls)" -gt 0
-	local nb=0 ob=0 k
-	for k in $(awk '/^unmap_nobatch_/ { print $1 }' "$FT_DEBUGFS/vmstat"); do nb=$((nb + $(ft_counter "$k"))); done
-	for k in 1 2 3 4 5 6 7 8 9; do ob=$((ob + $(ft_counter unmap_batch_order$k))); done
-	check_eq "stress: $label: sum(unmap_nobatch_*) == unmap_single_ptes" "$(ft_counter unmap_single_ptes)" "$nb"
-	check_eq "stress: $label: sum(order1..9) == unmap_batches" "$(ft_counter unmap_batches)" "$ob"
+	rel_identities "stress: $label" "$w/c0"
+	rel_batched "stress: $label" "$w/c0" "$3"
 }
 
 if [ "$nomod" = 1 ]; then
 	run_stress stock "$ta"
 else
-	run_stress features-on "$ta"
+	run_stress features-on "$ta" on
 	# shellcheck disable=SC2086  # a list of knob names
 	knob_flipper_start "$w/flips" $FT_REL_FLIP_SAFE
-	run_stress knobs-flipping "$tb"
+	run_stress knobs-flipping "$tb" flip
 	knob_flipper_stop
 	echo "# knob flipper: $(tail -1 "$w/flips")"
 	check "stress: knob flipper: no valid write refused" grep -q ' refused 0 ' "$w/flips"
