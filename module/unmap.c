@@ -212,9 +212,10 @@ static unsigned int ft_unmap_pte_batch(struct folio *folio,
  * soft-dirty, uffd-wp and all other bits come back exactly; accessed and
  * dirty may come back on more PTEs than had them, which is harmless: the
  * folio is kept and was marked dirty if any PTE was dirty.  pte_mkdirty()
- * also sets soft-dirty on x86, so @orig's soft-dirty is put back after it
- * (the MMU never sets soft-dirty: a soft-dirty tracker must not see writes
- * that did not happen on the other PTEs of the run).
+ * also sets soft-dirty on x86, so @orig's soft-dirty is put back after it.
+ * (On x86 a PTE the MMU can dirty is writable, and every path that makes a
+ * PTE writable makes it soft-dirty, so this changes nothing today; the
+ * code says what the comment promises instead of relying on that.)
  */
 static void ft_restore_ptes(struct mm_struct *mm, unsigned long addr,
 			    pte_t *ptep, pte_t orig, pte_t cleared,

@@ -68,30 +68,33 @@ inputs=$(tests/lanes.sh hash mutants)
 caught=0 missed=0 sides=0 t0=$(date +%s)
 : > "$logs/results.tap"
 
-# Control boots: the mutants' tests on the unmodified tree, one per Env.
+# Control boots: the mutants' tests on the unmodified tree, one per Env
+# ("-" stands for none: an associative array has no empty key).
 declare -A ctl_tests=()
 for m in "${names[@]}"; do
 	p=tests/mutants/$m.patch
-	env=$(field Env "$p")
+	key=$(field Env "$p")
+	key=${key:--}
 	for t in $(field Tests "$p"); do
-		case " ${ctl_tests[$env]:-} " in *" $t "*) ;; *) ctl_tests[$env]="${ctl_tests[$env]:-} $t" ;; esac
+		case " ${ctl_tests[$key]:-} " in *" $t "*) ;; *) ctl_tests[$key]="${ctl_tests[$key]:-} $t" ;; esac
 	done
 done
 n=0
-for env in "${!ctl_tests[@]}"; do
+for key in "${!ctl_tests[@]}"; do
+	env=${key#-}
 	n=$((n + 1))
 	m0=$(date +%s)
 	# shellcheck disable=SC2086  # a list of scripts
-	boot "control-$n" "$env" 1800 -- "bash tests/guest/suite.sh ${ctl_tests[$env]}"
+	boot "control-$n" "$env" 1800 -- "bash tests/guest/suite.sh ${ctl_tests[$key]}"
 	bad=$(grep -c '^not ok' "$logs/control-$n.tap")
 	if [ "$rc" != 0 ] || [ "$bad" != 0 ] || ! grep -q '^ok' "$logs/control-$n.tap"; then
-		echo "not ok - control $n (${env:-no Env}:${ctl_tests[$env]}): vmrun exit $rc, $bad failed # see $logs/control-$n.out" |
+		echo "not ok - control $n (${env:-no Env}:${ctl_tests[$key]}): vmrun exit $rc, $bad failed # see $logs/control-$n.out" |
 			tee -a "$logs/results.tap"
 		grep -m5 '^not ok' "$logs/control-$n.tap" | sed 's/^/#   /'
 		echo "control boot failed: the tests fail without a mutant, so no catch would mean anything"
 		exit 1
 	fi
-	echo "ok - control $n (${env:-no Env}:${ctl_tests[$env]}): $(grep -c '^ok' "$logs/control-$n.tap") passed in $(( $(date +%s) - m0 )) s" |
+	echo "ok - control $n (${env:-no Env}:${ctl_tests[$key]}): $(grep -c '^ok' "$logs/control-$n.tap") passed in $(( $(date +%s) - m0 )) s" |
 		tee -a "$logs/results.tap"
 done
 

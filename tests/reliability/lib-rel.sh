@@ -17,7 +17,7 @@ now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 # a knob the loaded module does not provide has no file and is skipped).
 knob_random_value() {
 	case $1 in
-	unmap_batch|fault_around_auto|reclaim_probes) echo $((RANDOM % 2)) ;;
+	unmap_batch|referenced_batch|fault_around_auto|reclaim_probes) echo $((RANDOM % 2)) ;;
 	fault_around_mkold) echo $((RANDOM % 3)) ;;
 	fault_around_bytes|fault_around_auto_max_bytes)
 		echo $(( 4096 << (RANDOM % 10) )) ;;	# 4K .. 2M, powers of two
@@ -33,7 +33,7 @@ knob_random_value() {
 # single-threaded TCG (tests/vm/vmrun.sh) and every knob is flipped.
 # reclaim_probes arms and disarms two kprobes on ftrace sites: text
 # patching too.
-FT_REL_FLIP_SAFE="unmap_batch fault_around_bytes fault_around_auto_max_bytes fault_around_mkold fault_around_auto fault_around_auto_age reclaim_probes"
+FT_REL_FLIP_SAFE="unmap_batch referenced_batch fault_around_bytes fault_around_auto_max_bytes fault_around_mkold fault_around_auto fault_around_auto_age reclaim_probes"
 
 # knob_flipper_start OUTFILE [KNOB...]: the known knobs (or the KNOBs named)
 # to random valid values, then a random 10-100 ms pause, until
