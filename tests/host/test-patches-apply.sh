@@ -7,7 +7,9 @@
 # (build_module_copy: -p2 into a flat copy of module/; a userspace mutant:
 # -p1 into a copy of userspace/ and include/).  A patch that no longer
 # applies is a mutant the mutation lane reports as missed, or an inject
-# build that fails, long after the change that broke it.
+# build that fails, long after the change that broke it.  Applied for
+# real, not --dry-run: a dry run checks each section of a patch against
+# the unchanged file, so a patch that holds its diff twice passed.
 . "$(dirname "$0")/lib-host.sh"
 
 applies() {
@@ -18,12 +20,12 @@ applies() {
 		mkdir -p "$d/userspace"
 		cp "$repo"/userspace/*.c "$repo"/userspace/*.h "$repo/userspace/Makefile" "$d/userspace/"
 		cp -r "$repo/include" "$d/"
-		patch -s -p1 -F0 --dry-run -d "$d" < "$p"
+		patch -s -p1 -F0 -d "$d" < "$p"
 	else
 		mkdir -p "$d"
 		cp "$repo"/module/*.c "$repo"/module/*.h "$repo/module/Kbuild" "$d/"
 		cp -r "$repo/module/verified" "$repo/module/kcopy" "$d/"
-		patch -s -p2 -F0 --dry-run -d "$d" < "$p"
+		patch -s -p2 -F0 -d "$d" < "$p"
 	fi
 }
 
