@@ -158,8 +158,22 @@ b0=$(c referenced_batches)
 off0=$(c referenced_nobatch_off)
 ub0=$(c unmap_batches)
 uoff0=$(c unmap_nobatch_off)
-"${integ[@]}" > "$flips.out" 2>&1
-rc=$?
+# Each knob must have been seen both ways by the code it switches: reclaim
+# comes in bursts, and all of a run's unmaps fell into unmap_batch=1 windows
+# once (a kernels-stage smoke boot).  So up to three runs, until both modes
+# of both knobs ran; a run that fails ends it, and the last run's lines are
+# the results (the ones before it passed).
+both_ran() {
+	[ "$(c referenced_batches)" -gt "$b0" ] && [ "$(c referenced_nobatch_off)" -gt "$off0" ] &&
+		[ "$(c unmap_batches)" -gt "$ub0" ] && [ "$(c unmap_nobatch_off)" -gt "$uoff0" ]
+}
+for run in 1 2 3; do
+	"${integ[@]}" > "$flips.out" 2>&1
+	rc=$?
+	[ "$rc" != 0 ] && break
+	both_ran && break
+done
+echo "# flip: $run ft_integrity run(s) until both modes of both knobs ran"
 kill "$flipper"
 wait "$flipper" 2>/dev/null
 flipper=

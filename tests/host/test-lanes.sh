@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-lanes.sh - the lanes outside CI (tests/lanes.sh): the hash of a
+# lane's inputs follows exactly its input files, a recorded run reads as
+# fresh until an input changes and then as stale since that commit; and
+# "fresh" fails a stale lane (what CI will enforce for the mutation lane
+# once it has a recorded run with an inputs hash).
+. "$(dirname "$0")/lib-host.sh"
+
+c=$w/clone
+git clone -q "$repo" "$c" 2>/dev/null
+cd "$c" || exit 1
+git config user.email lanes@test && git config user.name lanes
+# the script under test as it is in the work tree, committed or not
+cp "$repo/tests/lanes.sh" tests/lanes.sh && git add tests/lanes.sh
+git diff --cached --quiet || git commit -qm lanes.sh
+L=tests/lanes.sh
+fresh() { tests/lanes.sh fresh mutants >/dev/null; }
+h0=$($L hash mutants)
+check "lanes: the inputs hash is 12 hex digits ($h0)" grep -qxE '[0-9a-f]{12}' <<<"$h0"
+check_eq "lanes: the inputs hash is the same twice" "$h0" "$($L hash mutants)"
+echo '# not an input' >> README.md
+check_eq "lanes: a change outside the inputs leaves the hash" "$h0" "$($L hash mutants)"
+echo '/* an input */' >> module/main.c
+h1=$($L hash mutants)
+check "lanes: an uncommitted change to module/ changes the hash" test "$h1" != "$h0"
+git checkout -q module/main.c README.md
+touch module/new-file.c
+check "lanes: an untracked new input changes it too" test "$($L hash mutants)" != "$h0"
+rm module/new-file.c
+
+base=$(git rev-parse --short HEAD)
+printf '| 2026-01-01 00:00 | %s | inputs %s | 1 caught, 0 missed | 1 min | k |\n' "$base" "$h0" >> docs/mutants.md
+git commit -qam "record a run"
+check "lanes: a run recorded with the tree's hash is fresh" fresh
+echo '/* an input */' >> tests/guest/test-knobs.sh
+git commit -qam "change a guest test"
+changed=$(git rev-parse --short HEAD)
+echo "# not an input" >> README.md
+git commit -qam "change the readme"
+out=$($L status mutants)
+check_eq "lanes: ... and stale since the commit that changed an input" \
+	"lane mutants: stale since $changed" "${out%%: inputs*}"
+if fresh; then
+	not_ok "lanes: ... which 'fresh' reports as a failure" "exit 0"
+else
+	ok "lanes: ... which 'fresh' reports as a failure"
+fi
