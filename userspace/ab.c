@@ -60,32 +60,6 @@ struct ft_ab {
 	char command[8192];
 };
 
-static volatile sig_atomic_t ft_ab_sig;
-static volatile pid_t ft_ab_child;
-
-static void ft_ab_on_signal(int sig, siginfo_t *si, void *uctx)
-{
-	(void)uctx;
-	ft_ab_sig = sig;
-	/* forward kill(); tty signals reach the child's process group anyway */
-	if (ft_ab_child > 0 && si && si->si_code <= 0)
-		kill(ft_ab_child, sig);
-}
-
-static void ft_ab_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = ft_ab_on_signal;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
 static struct ft_ab_knob *ft_ab_knob_get(struct ft_ab *ab, const struct ft_knob *k)
 {
 	size_t i;
@@ -677,11 +651,9 @@ static int ft_ab_run_one(struct ft_ab *ab, const struct ft_ab_run *run)
 	struct rusage ru;
 	struct tm tm;
 	time_t now;
-	double t0, t1, busy0, busy1, metric = 0;
-	int pipefd[2], status, child_err = 0, ret = 0, err, capture = -1;
+	double wall, busy0, busy1, metric = 0;
+	int status, ret = 0, err, capture = -1;
 	bool has_metric = false;
-	ssize_t n;
-	pid_t pid;
 	size_t i;
 
 	memset(&rec, 0, sizeof(rec));
@@ -707,65 +679,18 @@ static int ft_ab_run_one(struct ft_ab *ab, const struct ft_ab_run *run)
 		ret = ft_runtime_error(-err, "cannot read the counters: %s", strerror(-err));
 		goto out;
 	}
-	if (pipe2(pipefd, O_CLOEXEC)) {
-		ret = ft_runtime_error(errno, "pipe: %s", strerror(errno));
-		goto out;
-	}
 	ft_ab_loadavg(la0, sizeof(la0));
 	now = time(NULL);
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	fflush(NULL);
 	busy0 = ft_ab_busy();
-	t0 = ft_now();
-	pid = fork();
-	if (pid < 0) {
-		ret = ft_runtime_error(errno, "fork: %s", strerror(errno));
-		close(pipefd[0]);
-		close(pipefd[1]);
-		goto out;
-	}
-	if (pid == 0) {
-		int e;
-
-		close(pipefd[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		if (capture >= 0)
-			dup2(capture, STDOUT_FILENO);
-		else if (ft_json)	/* keep stdout for the JSON */
-			dup2(STDERR_FILENO, STDOUT_FILENO);
-		execvp(ab->cmd[0], ab->cmd);
-		e = errno;
-		if (write(pipefd[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	ft_ab_child = pid;
-	if (ft_ab_sig)
-		kill(pid, ft_ab_sig);
-	close(pipefd[1]);
-	do {
-		n = read(pipefd[0], &child_err, sizeof(child_err));
-	} while (n < 0 && errno == EINTR);
-	close(pipefd[0]);
-	while (wait4(pid, &status, 0, &ru) < 0) {
-		if (errno != EINTR) {
-			ret = ft_runtime_error(errno, "waitpid: %s", strerror(errno));
-			ft_ab_child = 0;
-			goto out;
-		}
-	}
-	t1 = ft_now();
+	/* the child's stdout: captured for the metric, else kept off the JSON */
+	ret = ft_run_child(ab->cmd, capture >= 0 ? capture : ft_json ? STDERR_FILENO : -1,
+			   &status, &wall, &ru);
 	busy1 = ft_ab_busy();
-	ft_ab_child = 0;
 	ft_ab_loadavg(la1, sizeof(la1));
-	if (n == (ssize_t)sizeof(child_err)) {
-		ret = ft_runtime_error(child_err, "cannot run %s: %s", ab->cmd[0],
-				       strerror(child_err));
+	if (ret)
 		goto out;
-	}
 	if (WIFEXITED(status))
 		rec.exit_code = WEXITSTATUS(status);
 	else if (WIFSIGNALED(status))
@@ -791,7 +716,7 @@ static int ft_ab_run_one(struct ft_ab *ab, const struct ft_ab_run *run)
 		goto out;
 	}
 	if (run->warm) {
-		fprintf(ab->out, "# %s: %.6f s, exit %d\n", what, t1 - t0, rec.exit_code);
+		fprintf(ab->out, "# %s: %.6f s, exit %d\n", what, wall, rec.exit_code);
 	} else {
 		rec.date = ft_strdup(date);
 		{
@@ -809,9 +734,9 @@ static int ft_ab_run_one(struct ft_ab *ab, const struct ft_ab_run *run)
 		rec.label = ft_strdup(msg);
 		rec.command = ft_strdup(ab->command);
 		rec.has_wall = true;
-		rec.wall = t1 - t0;
-		if (ft_ab_sig)
-			rec.interrupted = ft_strdup(strsignal(ft_ab_sig));
+		rec.wall = wall;
+		if (ft_stop_sig)
+			rec.interrupted = ft_strdup(strsignal(ft_stop_sig));
 		for (i = 0; i < ft_nr_knobs; i++) {
 			struct ft_knob_value kv;
 
@@ -845,7 +770,7 @@ static int ft_ab_run_one(struct ft_ab *ab, const struct ft_ab_run *run)
 		ret = ft_runtime_error(EIO, "cannot write %s", ab->file);
 		goto out;
 	}
-	if (ft_ab_sig)
+	if (ft_stop_sig)
 		goto out;
 	if (rec.exit_signal >= 0)
 		ret = ft_runtime_error(ECHILD, "%s failed: the command was killed by signal %d (%s)",
@@ -858,9 +783,9 @@ static int ft_ab_run_one(struct ft_ab *ab, const struct ft_ab_run *run)
 				       ab->have_re ? "line matching the metric's expression" : "number",
 				       ab->metric_file ? ab->metric_file : "the command's output");
 	else if (has_metric)
-		ft_note("%s: %.3f s, %s %g", what, t1 - t0, ab->metric_name, metric);
+		ft_note("%s: %.3f s, %s %g", what, wall, ab->metric_name, metric);
 	else
-		ft_note("%s: %.3f s", what, t1 - t0);
+		ft_note("%s: %.3f s", what, wall);
 out:
 	if (capture >= 0)
 		close(capture);
@@ -929,7 +854,7 @@ static int ft_ab_runs(struct ft_ab *ab)
 	unsigned int i, p, st = ab->seed;
 	int ret = 0, first;
 
-	for (i = 0; i < ab->warmup && !ret && !ft_ab_sig; i++) {
+	for (i = 0; i < ab->warmup && !ret && !ft_stop_sig; i++) {
 		run.seq = i + 1;
 		run.arm = (int)(i & 1);
 		run.warm = true;
@@ -937,10 +862,10 @@ static int ft_ab_runs(struct ft_ab *ab)
 	}
 	run.warm = false;
 	run.seq = 0;
-	for (p = 0; p < ab->pairs && !ret && !ft_ab_sig; p++) {
+	for (p = 0; p < ab->pairs && !ret && !ft_stop_sig; p++) {
 		/* ABBA: AB BA AB BA ...; random: a coin per pair */
 		first = ab->random ? (int)((ft_ab_rand(&st) >> 16) & 1) : (int)(p & 1);
-		for (i = 0; i < 2 && !ret && !ft_ab_sig; i++) {
+		for (i = 0; i < 2 && !ret && !ft_stop_sig; i++) {
 			run.seq++;
 			run.pair = p + 1;
 			run.arm = i ? !first : first;
@@ -968,16 +893,16 @@ int ft_cmd_ab(int argc, char **argv)
 	ret = ft_ab_open(ab);
 	if (ret)
 		goto out;
-	ft_ab_signals();
+	ft_install_signals();
 	ft_ab_header(ab);
 	ft_env_warn_busy();
 	if (ab->random)
 		ft_note("random order, seed %u (--random=%u repeats it)", ab->seed, ab->seed);
 	ret = ft_ab_runs(ab);
 	failed = ft_ab_restore(ab);
-	if (ft_ab_sig && !ret) {
-		fprintf(ab->out, "ab_interrupted %s\n", strsignal(ft_ab_sig));
-		ret = 128 + ft_ab_sig;
+	if (ft_stop_sig && !ret) {
+		fprintf(ab->out, "ab_interrupted %s\n", strsignal(ft_stop_sig));
+		ret = 128 + ft_stop_sig;
 	}
 	if (fclose(ab->out) && !ret)
 		ret = ft_runtime_error(errno, "cannot write %s: %s", ab->file, strerror(errno));

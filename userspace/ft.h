@@ -5,6 +5,7 @@
 #ifndef FT_H
 #define FT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -182,6 +183,19 @@ int ft_print_version(void);
 /* ---- record.c: the record command ---- */
 void ft_quote_command(char **argv, char *buf, size_t len);
 int ft_cmd_record(int argc, char **argv);
+/*
+ * The workload of record and ab: SIGINT, SIGTERM and SIGHUP set
+ * ft_stop_sig and are passed on to the running child
+ * (ft_install_signals()).  ft_run_child() runs @cmd, its stdout on
+ * @out_fd unless that is negative, and waits for it: 0 with its wait
+ * status, wall time and (if @ru) resource usage, or the exit code of an
+ * error it reported (pipe, fork, waitpid, exec).
+ */
+struct rusage;
+extern volatile sig_atomic_t ft_stop_sig;
+void ft_install_signals(void);
+int ft_run_child(char **cmd, int out_fd, int *status, double *wall,
+		 struct rusage *ru);
 /* Append after - before of every counter of after, as SOURCE counters. */
 void ft_record_add_deltas(struct ft_record *r, const char *source,
 			  const struct ft_snapshot *before,

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -99,7 +100,7 @@ struct ft_setting {
 	bool implicit;		/* reclaim_probes=1 added by record itself */
 };
 
-static volatile sig_atomic_t ft_stop_sig;
+volatile sig_atomic_t ft_stop_sig;
 static volatile pid_t ft_child_pid;
 
 static void ft_on_signal(int sig, siginfo_t *si, void *uctx)
@@ -111,7 +112,7 @@ static void ft_on_signal(int sig, siginfo_t *si, void *uctx)
 		kill(ft_child_pid, sig);
 }
 
-static void ft_install_signals(void)
+void ft_install_signals(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
@@ -123,6 +124,63 @@ static void ft_install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
+}
+
+int ft_run_child(char **cmd, int out_fd, int *status, double *wall,
+		 struct rusage *ru)
+{
+	int pipefd[2], child_err = 0, ret;
+	double t0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return ft_runtime_error(errno, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	t0 = ft_now();
+	pid = fork();
+	if (pid < 0) {
+		ret = errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return ft_runtime_error(ret, "fork: %s", strerror(ret));
+	}
+	if (pid == 0) {
+		int e;
+
+		close(pipefd[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		if (out_fd >= 0)
+			dup2(out_fd, STDOUT_FILENO);
+		execvp(cmd[0], cmd);
+		e = errno;
+		if (write(pipefd[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	ft_child_pid = pid;
+	if (ft_stop_sig)
+		kill(pid, ft_stop_sig);
+	close(pipefd[1]);
+	do {
+		n = read(pipefd[0], &child_err, sizeof(child_err));
+	} while (n < 0 && errno == EINTR);
+	close(pipefd[0]);
+	while (wait4(pid, status, 0, ru) < 0) {
+		if (errno != EINTR) {
+			ret = errno;
+			ft_child_pid = 0;
+			return ft_runtime_error(ret, "waitpid: %s", strerror(ret));
+		}
+	}
+	*wall = ft_now() - t0;
+	ft_child_pid = 0;
+	if (n == (ssize_t)sizeof(child_err))
+		return ft_runtime_error(child_err, "cannot run %s: %s", cmd[0],
+					strerror(child_err));
+	return 0;
 }
 
 static const char *ft_signame(int sig)
@@ -413,65 +471,22 @@ static int ft_record_run(struct ft_run *run)
 	char date[32];
 	struct tm tm;
 	time_t now;
-	int pipefd[2], status, child_err = 0, ret;
-	double t0, t1;
-	ssize_t n;
-	pid_t pid;
+	int status, ret;
+	double wall;
 
 	if (run->module && (ret = ft_snap(run->modstat, &run->mod0)))
 		return ret;
 	if ((ret = ft_snap(run->vmstat, &run->vm0)))
 		return ret;
-	if (pipe2(pipefd, O_CLOEXEC))
-		return ft_runtime_error(errno, "pipe: %s", strerror(errno));
 	now = time(NULL);
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	r->date = ft_strdup(date);
-	fflush(NULL);
-	t0 = ft_now();
-	pid = fork();
-	if (pid < 0) {
-		ret = errno;
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return ft_runtime_error(ret, "fork: %s", strerror(ret));
-	}
-	if (pid == 0) {
-		int e;
-
-		close(pipefd[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		execvp(run->cmd[0], run->cmd);
-		e = errno;
-		if (write(pipefd[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	ft_child_pid = pid;
-	if (ft_stop_sig)
-		kill(pid, ft_stop_sig);
-	close(pipefd[1]);
-	do {
-		n = read(pipefd[0], &child_err, sizeof(child_err));
-	} while (n < 0 && errno == EINTR);
-	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			ret = errno;
-			ft_child_pid = 0;
-			return ft_runtime_error(ret, "waitpid: %s", strerror(ret));
-		}
-	}
-	t1 = ft_now();
-	ft_child_pid = 0;
-	if (n == (ssize_t)sizeof(child_err))
-		return ft_runtime_error(child_err, "cannot run %s: %s", run->cmd[0],
-					strerror(child_err));
+	ret = ft_run_child(run->cmd, -1, &status, &wall, NULL);
+	if (ret)
+		return ret;
 	r->has_wall = true;
-	r->wall = t1 - t0;
+	r->wall = wall;
 	if (WIFEXITED(status))
 		r->exit_code = WEXITSTATUS(status);
 	else if (WIFSIGNALED(status))
