@@ -38,11 +38,10 @@ if [ ${#names[@]} -eq 0 ]; then
 	for p in tests/mutants/*.patch; do names+=("$(basename "$p" .patch)"); done
 fi
 
-# field NAME PATCH: the header field NAME of PATCH (before the first diff).
-field() { sed -n "/^diff /q; s/^$1: *//p" "$2" | head -1; }
-
-# fields NAME PATCH: every header field NAME of PATCH, one per line.
+# fields NAME PATCH: every header field NAME of PATCH (before the first
+# diff), one per line; field NAME PATCH: the first.
 fields() { sed -n "/^diff /q; s/^$1: *//p" "$2"; }
+field() { fields "$1" "$2" | head -1; }
 
 # boot LOG-NAME ENV -- COMMAND: one boot of the box, results in $logs/NAME.tap;
 # sets rc.
