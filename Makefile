@@ -340,11 +340,12 @@ DEBUG_ENV = FT_TEST_LOGS=$${FT_TEST_LOGS:-$(CURDIR)/build/test-logs-debug} FT_TI
 	KVER=$(KVER) FT_KERNEL_IMAGE=$(DEBUG_DIR)/vmlinuz FT_GUEST_MODULES=$(DEBUG_MODULES) \
 	FT_KO=$(BUILD)/module/foliotune.ko FT_WRONG_KO=$(BUILD)/wrong-build/foliotune.ko \
 	FT_WARN_KO=$(BUILD)/tests-modules/ft_warn_test.ko \
-	FT_LOCKDEP_KO=$(BUILD)/tests-modules/ft_lockdep_test.ko
+	FT_LOCKDEP_KO=$(BUILD)/tests-modules/ft_lockdep_test.ko \
+	FT_LEAK_KO=$(BUILD)/tests-modules/ft_leak_test.ko
 
 debug-run:
 	$(DEBUG_ENV) FT_STAGES="guest reliability gate" \
-		FT_SUITES="main unmap rel-input rel-security rel-faults rel-cycles rel-stress rel-peer" \
+		FT_SUITES="main unmap rel-input rel-security rel-faults rel-cycles rel-stress rel-peer rel-leaks" \
 		tests/debug-kernel/record.sh tests/run.sh
 
 debug-catches:

@@ -33,6 +33,7 @@
 #   FT_KERNEL_IMAGE    kernel image to boot (vmrun -K)
 #   FT_GUEST_MODULES   the guest's /lib/modules/KVER (vmrun -M)
 #   FT_KO FT_WRONG_KO FT_WARN_KO FT_LOCKDEP_KO   the modules built for it
+#   FT_LEAK_KO         ft_leak_test.ko of a kmemleak kernel: adds the rel-leaks suite
 #   FT_TIME_SCALE      multiply the boots' timeouts (slow debug kernels)
 #   FT_WRONG_KVER      the other kernel the wrong-kernel suite boots
 set -u
@@ -52,7 +53,7 @@ all=$logs/results.tap
 vm_opts=(-k "$KVER" -q)
 [ -n "${FT_KERNEL_IMAGE:-}" ] && vm_opts+=(-K "$FT_KERNEL_IMAGE")
 [ -n "${FT_GUEST_MODULES:-}" ] && vm_opts+=(-M "$FT_GUEST_MODULES")
-for var in FT_KO FT_WRONG_KO; do
+for var in FT_KO FT_WRONG_KO FT_LEAK_KO; do
 	[ -n "${!var:-}" ] && vm_opts+=(-e "$var=${!var}")
 done
 # The unmap suite's per-case timeout grows with the boots' (debug kernels).
@@ -161,6 +162,9 @@ guest_suite rel-faults -t $((1800 * scale)) -- tests/guest/reliability/faults.sh
 guest_suite rel-cycles -c 1 -t $((1800 * scale)) -- tests/guest/reliability/cycles.sh
 guest_suite rel-stress -t $((1200 * scale)) -- tests/guest/reliability/stress.sh
 guest_suite rel-peer -t $((2700 * scale)) -- tests/guest/reliability/peer.sh
+# Kernels with kmemleak only (the debug-kernel lane); one vCPU, as
+# rel-cycles, for its load/unload cycles.
+[ -n "${FT_LEAK_KO:-}" ] && guest_suite rel-leaks -c 1 -t $((1200 * scale)) -- tests/guest/reliability/leaks.sh
 stage_end
 fi
 
