@@ -20,9 +20,11 @@
 # Figures per scenario and configuration are over the reps: min / median /
 # max of each run's value; "vs stock" = median(config) / median(stock).
 # The counter tables (the 2016 thread's table) show the median delta over
-# the reps of each counter.  A difference is only called one when the
-# medians lie outside each other's min..max over the reps; otherwise the
-# tables say "no difference".
+# the reps of each counter.  A difference is only called one when
+# foliotune stats shows it on the runs paired by rep (each rep runs every
+# configuration once); otherwise the tables say why not, and with fewer
+# than 6 reps that no difference can be shown at p < 0.05 at all
+# (bench/README.md, "Statistics").
 set -uo pipefail
 
 dir=${1:?usage: faultaround-report.sh RESULTS_DIR}

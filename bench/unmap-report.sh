@@ -21,8 +21,10 @@
 # Verdict rules (printed in the file too):
 #   ratio = median(batched) / median(stock) of the benchmark's metric;
 #   "per-rep" = min..max of batched/stock within each ABBA pair (same rep);
-#   order-0: "ok" when median(batched) <= max(stock) (inside the stock runs'
-#   own spread), overhead: modstock/nomod within 1% (towards slower).
+#   "paired test" = foliotune stats on the ABBA pairs (exact Wilcoxon
+#   signed-rank, 95% Hodges-Lehmann; bench/README.md, "Statistics");
+#   order-0: "met" unless that test shows batched slower ("not shown" with
+#   fewer than 6 pairs), overhead: modstock/nomod within 1% (towards slower).
 set -uo pipefail
 
 dir=${1:?usage: report.sh RESULTS_DIR}

@@ -4,7 +4,8 @@
  * (arms A and B) in ABBA order, record every run as record does, and say
  * with the statistics of stats.c whether B differs from A.  The ab file
  * (the man page, AB FILES) is read back for the report, so "ab" and
- * "compare AB_FILE" print the same thing.
+ * "compare AB_FILE" print the same thing.  The stats command gives the same
+ * analysis and verdicts for values measured elsewhere (the bench reports).
  */
 #include <errno.h>
 #include <fcntl.h>
