@@ -94,10 +94,16 @@ for i in $(seq "$reps"); do
 	b=$(awk '/^loops_per_sec/ { print $2 }' "$out/batched-$i.out")
 	printf '    %-6s %12s %12s %9s\n' "$i" "$s" "$b" "$(awk -v s="$s" -v b="$b" 'BEGIN { printf "%.3f", (s > 0 ? b / s : 0) }')"
 done
-for c in stock batched; do
-	for i in $(seq "$reps"); do awk '/^loops_per_sec/ { print $2 }' "$out/$c-$i.out"; done |
-		sort -n | awk -v c="$c" '{ v[++n] = $1 } END { printf "    %-8s min %s  median %s  max %s\n", c, v[1], v[int((n + 1) / 2)], v[n] }'
-done
+# min, median, max and the paired verdict: foliotune stats (userspace/stats.c)
+for i in $(seq "$reps"); do
+	s=$(awk '/^loops_per_sec/ { print $2 }' "$out/stock-$i.out")
+	b=$(awk '/^loops_per_sec/ { print $2 }' "$out/batched-$i.out")
+	[ -n "$s" ] && echo "stock $s"
+	[ -n "$b" ] && echo "batched $b"
+	[ -n "$s" ] && [ -n "$b" ] && echo "pairs $s $b"
+done | "$ft" stats | awk -F '\t' '$1 ~ /^#/ { next }
+	$2 == "samples" { printf "    %-8s min %s  median %s  max %s\n", $1, $7, $4, $8 }
+	$2 == "pairs" { t = $12; sub(/^B /, "batched ", t); printf "    paired: batched/stock %.3f (%s pairs, p %s): %s\n", $7, $3, $10, t }'
 echo
 echo "foliotune compare stock-1 batched-1 (unmap counters and reclaim; all of them: foliotune compare build/demo/stock-1.rec build/demo/batched-1.rec):"
 "$ft" compare --only '^(wall_seconds|unmap_|pgpgoutclean|workingset_refault_file)' "$out/stock-1.rec" "$out/batched-1.rec" |

@@ -40,7 +40,7 @@
 #   autoage as auto, fault_around_auto_age=1 (the tuner decides the age too)
 #
 # Settings (arguments or environment):
-#   BENCH_REPS (3)  BENCH_ONLY (all: applaunch seqread; or scenario names)
+#   BENCH_REPS (8)  BENCH_ONLY (all: applaunch seqread; or scenario names)
 #   BENCH_CONFIGS ("stock fa4k mkold1 mkold2 auto auto200 autoage")  BENCH_WARMUP (1)
 #   BENCH_APPS (10) BENCH_APP_MB (6) BENCH_FW_MB (24) BENCH_ANON_MB (3)
 #   BENCH_LIMIT_MB (48) BENCH_ROUNDS (2) BENCH_LAUNCH_ARGS ("")
@@ -66,7 +66,7 @@ repo=${FT_REPO:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=lib.sh
 . "$repo/bench/lib.sh"
 
-REPS=${BENCH_REPS:-3}
+REPS=${BENCH_REPS:-8}
 ALL_SCEN="launch-zram launch-noswap launch-zram-classic launch-noswap-classic seqread spawn"
 ONLY=" $(echo "${BENCH_ONLY:-all}" | tr ',' ' ') "
 CONFIGS=$(echo "${BENCH_CONFIGS:-stock fa4k mkold1 mkold2 auto auto200 autoage}" | tr ',' ' ')

@@ -16,7 +16,7 @@
 # bench/faultaround-report.sh.  Raw files: OUTDIR/raw/.
 #
 # Environment (passed to the guest; see faultaround-guest.sh):
-#   BENCH_REPS (3)      repetitions of every scenario x configuration
+#   BENCH_REPS (8)      repetitions of every scenario x configuration
 #   BENCH_ONLY (all)    scenarios: applaunch (= the four launch-*), seqread,
 #                       spawn, launch-zram launch-noswap launch-zram-classic
 #                       launch-noswap-classic (comma or space separated)
@@ -69,7 +69,7 @@ out=$(bench_results_dir "$commit" -faultaround) && mkdir -p "$out/raw" || exit 2
 # Calibration: the default run took 26 min at host load average 7-9 (other
 # test boxes on the same 2 CPUs), with QEMU using 683 s of CPU time, which
 # is about what it takes on an idle host: ~12 min.
-reps=${BENCH_REPS:-3}
+reps=${BENCH_REPS:-8}
 only=" $(echo "${BENCH_ONLY:-all}" | tr ',' ' ') "
 nconf=$(echo "${BENCH_CONFIGS:-stock fa4k mkold1 mkold2 auto auto200 autoage}" | tr ',' ' ' | wc -w)
 nl=0; ns=0

@@ -67,12 +67,30 @@ for r in "${raws[@]}"; do
 done
 batched_recs=$(python3 "$(dirname "$0")/records.py" "${raws[@]}" | awk -F '\t' '$1 ~ /\.batched\.[0-9]+$/')
 
-# The awk programs shared with the reports (stats.awk: median, outlier rule).
-report=$(dirname "$0")/report
+# Medians, min..max and the outlier rule: foliotune stats (userspace/stats.c),
+# as in the reports.
+bench_ft || { echo "plot.sh: cannot build userspace/foliotune (its stats command)" >&2; exit 2; }
 
 # stats: stdin "KEY VALUE" lines -> "KEY n min median max", keys in first-seen order.
 stats() {
-	awk -f "$report/stats.awk" -f "$report/summary.awk"
+	"$BENCH_FT" stats | awk -F '\t' '$1 !~ /^#/ && $2 == "samples" { print $1, $3, $7, $4, $8 }'
+}
+
+# outliers FILE: FILE's "BENCH.CONFIG.REP METRIC VALUE" lines but those of
+# an outlier of BENCH.CONFIG (the runs unmap-report.sh warns about), which
+# are named on stderr.
+outliers() {
+	awk '{ split($1, p, "."); print p[1] "." p[2], $3 }' "$1" | "$BENCH_FT" stats |
+		awk 'FNR == NR {
+			split($0, f, "\t")
+			if (f[1] !~ /^#/ && f[2] == "samples") { med[f[1]] = f[4]; n = split(f[9], o, ","); for (i = 1; i <= n; i++) out[f[1], o[i]] = 1 }
+			next
+		}
+		{
+			split($1, p, "."); g = p[1] "." p[2]; k = ++pos[g]
+			if ((g, k) in out) printf "plot.sh: left out %s (%s against a median of %s)\n", $0, $3, med[g] > "/dev/stderr"
+			else print
+		}' - "$1"
 }
 
 # plot NAME TITLE YLABEL LOGSCALE(0|1) GNUPLOT-PLOT-COMMAND: PNG and SVG.
@@ -115,7 +133,7 @@ if [ ${#unmap_outs[@]} -gt 0 ]; then
 	done > "$out/unmap-runs.txt.all"
 	# leave out a run 4x off the median of its benchmark and configuration
 	# (a stalled run; unmap-report.sh warns about the same runs)
-	awk -f "$report/stats.awk" -f "$report/outliers.awk" "$out/unmap-runs.txt.all" > "$out/unmap-runs.txt"
+	outliers "$out/unmap-runs.txt.all" > "$out/unmap-runs.txt"
 	rm -f "$out/unmap-runs.txt.all"
 	# one row per benchmark: name, stock n/min/med/max, batched n/min/med/max
 	for c in stock batched; do

@@ -25,3 +25,18 @@ bench_raw() {
 	tar -xJf "$1/raw.tar.xz" -C "$t" raw || return 1
 	BENCH_RAW=$t/raw
 }
+
+# bench_ft: set BENCH_FT to the foliotune CLI whose `stats` command gives
+# the reports and plots their medians, spread, outliers and verdicts
+# (userspace/stats.c: one home for them): $FOLIOTUNE if set, else
+# userspace/foliotune, built (or brought up to date) first.  It runs nothing
+# and needs neither the module nor root.  Fails (1) when it cannot be built.
+bench_ft() {
+	local top
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || return 1
+	BENCH_FT=${FOLIOTUNE:-$top/userspace/foliotune}
+	if [ -z "${FOLIOTUNE:-}" ]; then
+		make -s -C "$top/userspace" > /dev/null || return 1
+	fi
+	[ -x "$BENCH_FT" ]
+}

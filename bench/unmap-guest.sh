@@ -22,7 +22,7 @@
 # timed runs so the probes do not perturb them.
 #
 # Environment:
-#   BENCH_REPS      repetitions per configuration (default 5)
+#   BENCH_REPS      repetitions per configuration (default 8)
 #   BENCH_SECONDS   run time of the seed micro-benchmark (default 10)
 #   BENCH_SIZE_MB   object size of the reclaim benchmarks (default 256)
 #   BENCH_ONLY      benchmarks to run, comma/space separated (default: all of
@@ -43,7 +43,7 @@ repo=${FT_REPO:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$repo/bench/lib.sh"
 
-REPS=${BENCH_REPS:-5}
+REPS=${BENCH_REPS:-8}
 SECS=${BENCH_SECONDS:-10}
 SIZE=${BENCH_SIZE_MB:-256}
 ALL="seed filera file2m file2m-shift order0 lazyfree shmem16k shmem64k shmem128k shmem2m shmem2m-pte"

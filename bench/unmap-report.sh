@@ -21,14 +21,19 @@
 # Verdict rules (printed in the file too):
 #   ratio = median(batched) / median(stock) of the benchmark's metric;
 #   "per-rep" = min..max of batched/stock within each ABBA pair (same rep);
-#   order-0: "ok" when median(batched) <= max(stock) (inside the stock runs'
-#   own spread), overhead: modstock/nomod within 1% (towards slower).
+#   "paired test" = foliotune stats on the ABBA pairs (exact Wilcoxon
+#   signed-rank, 95% Hodges-Lehmann; bench/README.md, "Statistics");
+#   order-0: "met" unless that test shows batched slower ("not shown" with
+#   fewer than 6 pairs), overhead: modstock/nomod within 1% (towards slower).
 set -uo pipefail
 
 dir=${1:?usage: report.sh RESULTS_DIR}
 . "$(dirname "$0")/raw.sh"
 bench_raw "$dir" || { echo "report.sh: no $dir/raw or $dir/raw.tar.xz" >&2; exit 2; }
 raw=$BENCH_RAW
+# medians, spread, outliers and verdicts: foliotune stats (bench/report/stats.awk)
+bench_ft || { echo "report.sh: cannot build userspace/foliotune (its stats command)" >&2; exit 2; }
+sttmp=$(mktemp) || exit 2
 
 shopt -s nullglob
 recs=("$raw"/*.rec)
@@ -44,7 +49,8 @@ gate=""
 # outside C, as a stream on stdin ("-") read where the .rec files were.
 report=$(dirname "$0")/report
 python3 "$(dirname "$0")/records.py" "$raw" |
-	LC_ALL=C awk -v gate="$gate" -f "$report/stats.awk" -f "$report/unmap.awk" \
-	"$raw"/host-meta.txt "$raw"/guest-meta.txt - "${runs[@]}" > "$dir/results.md.tmp" || exit 2
+	LC_ALL=C awk -v ft="$BENCH_FT" -v sttmp="$sttmp" -v gate="$gate" -f "$report/stats.awk" -f "$report/unmap.awk" \
+	"$raw"/host-meta.txt "$raw"/guest-meta.txt - "${runs[@]}" > "$dir/results.md.tmp" || { rm -f "$sttmp"; exit 2; }
+rm -f "$sttmp"
 mv "$dir/results.md.tmp" "$dir/results.md"
 cat "$dir/results.md"

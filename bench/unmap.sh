@@ -13,7 +13,7 @@
 # (results.md + raw/).
 #
 # Environment (passed to the guest):
-#   BENCH_REPS (5)  BENCH_SECONDS (10)  BENCH_SIZE_MB (256)  BENCH_ONLY (all)
+#   BENCH_REPS (8)  BENCH_SECONDS (10)  BENCH_SIZE_MB (256)  BENCH_ONLY (all)
 #   BENCH_OVERHEAD ("seed order0")  BENCH_TRACE_REPS (1)  BENCH_WARMUP (1)
 # Host side:
 #   BENCH_OUT       results directory (default bench/results/<date>-<commit>)
@@ -44,7 +44,7 @@ command -v mkfs.xfs > /dev/null || { echo "unmap.sh: mkfs.xfs missing (xfsprogs)
 commit=$(bench_commit)
 out=$(bench_results_dir "$commit" "") && mkdir -p "$out/raw" || exit 2
 
-reps=${BENCH_REPS:-5}
+reps=${BENCH_REPS:-8}
 secs=${BENCH_SECONDS:-10}
 size=${BENCH_SIZE_MB:-256}
 only=$(echo "${BENCH_ONLY:-all}" | tr ',' ' ')

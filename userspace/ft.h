@@ -211,6 +211,7 @@ struct ft_summary {
 };
 double ft_quantile(const double *sorted, size_t n, double p);
 void ft_summarise(const double *x, size_t n, struct ft_summary *s);
+bool ft_outlier(double x, const struct ft_summary *s);
 struct ft_wilcoxon {
 	size_t n;		/* non-zero differences tested */
 	size_t nzero;		/* zero differences dropped */
@@ -230,6 +231,7 @@ void ft_hodges_lehmann(const double *d, size_t n, double level,
 /* ---- ab.c: the ab command, ab files ---- */
 #include <regex.h>
 int ft_cmd_ab(int argc, char **argv);
+int ft_cmd_stats(int argc, char **argv);
 bool ft_is_ab_file(const char *buf);
 /* Whether the file at path starts as an ab file does. */
 bool ft_ab_sniff(const char *path);

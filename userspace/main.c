@@ -26,6 +26,7 @@ static const struct ft_command ft_commands[] = {
 	{ "record", ft_cmd_record },
 	{ "compare", ft_cmd_compare },
 	{ "ab", ft_cmd_ab },
+	{ "stats", ft_cmd_stats },
 	{ "help", ft_cmd_help },
 };
 

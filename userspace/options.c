@@ -122,6 +122,22 @@ static const struct ft_help ft_helps[] = {
 	  "  -o, --output FILE         ab file to create (default\n"
 	  "                            ./foliotune-ab-<UTC timestamp>.txt)\n",
 	  true },
+	{ "stats", "[-t] [FILE]",
+	  "the statistics of ab on values measured\n"
+	  "elsewhere: samples and pairs read from FILE",
+	  "Read \"NAME VALUE\" lines (samples) and \"NAME A B\" lines (pairs, A and B\n"
+	  "measured together) from FILE or, without FILE or with \"-\", standard input;\n"
+	  "run nothing, so neither the module nor root is needed.  For each NAME, in\n"
+	  "first-seen order, print one tab-separated line: for samples the count,\n"
+	  "median, quartiles, minimum, maximum and the outliers (by position: 4x off the\n"
+	  "median, with 3 values or more); for pairs the statistics of ab (per-arm\n"
+	  "medians, the Hodges-Lehmann estimate of B against A with its 95% interval,\n"
+	  "on a log scale when every value is positive, the exact Wilcoxon signed-rank\n"
+	  "p) and its verdict: higher, lower, none (with the smallest effect these pairs\n"
+	  "could show) or few (fewer than 6 differing pairs: no difference can be shown\n"
+	  "at p < 0.05).  The benchmark reports (bench/) take their figures from here.\n",
+	  "  -t, --time                the values are times: B faster or slower\n",
+	  false },
 	{ "help", "[COMMAND]",
 	  "this help, or one command's (as COMMAND --help)",
 	  "Print the usage of foliotune, or of COMMAND.\n",

@@ -52,6 +52,17 @@ void ft_summarise(const double *x, size_t n, struct ft_summary *s)
 }
 
 /*
+ * The outlier rule of the benchmark reports and plots: x, one of the s->n
+ * >= 3 values summarised in s, is 4x off their median (the run stalled, or
+ * raced ahead).  It barely moves the median, so it is named, not dropped.
+ */
+bool ft_outlier(double x, const struct ft_summary *s)
+{
+	return s->n >= 3 && s->median > 0 &&
+	       (x < s->median / 4 || x > s->median * 4);
+}
+
+/*
  * Null distribution of twice the signed-rank sum: dist[s] = P(2 W+ = s),
  * s = 0..sum(r2), where r2 are the doubled (integer) ranks; exact also
  * with tied ranks (the permutation distribution given those ranks).

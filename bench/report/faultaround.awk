@@ -6,17 +6,12 @@
 # there.  Needs stats.awk.
 
 function base(p,   n, a) { n = split(p, a, "/"); return a[n] }
-# stats(s, c, key): S_n, S_min, S_med, S_max of val[s, c, rep, key] over the reps
-function stats(s, c, key,   v, n, k, t) {
-	n = 0
-	for (k = 1; k <= ntag[s, c]; k++) {
-		t = tag[s, c, k]
-		if ((s, c, t, key) in val) v[++n] = val[s, c, t, key] + 0
-	}
-	nsort(v, n)
-	S_n = n
-	S_min = n ? v[1] : ""; S_max = n ? v[n] : ""
-	S_med = median(v, n)
+# stats(s, c, key): S_n, S_min, S_med, S_max of val[s, c, rep, key] over
+# the reps ("" when there is none), as foliotune stats gave them (st_run())
+function stats(s, c, key,   nm) {
+	nm = s "|" c "|" key
+	if (!(nm in ST_n)) { S_n = 0; S_min = S_max = S_med = ""; return "" }
+	S_n = ST_n[nm]; S_min = ST_min[nm]; S_max = ST_max[nm]; S_med = ST_med[nm]
 	return S_med
 }
 function med(s, c, key) { return stats(s, c, key) }
@@ -29,30 +24,62 @@ function workloads(s,   n, q) {
 	for (q = 1; q <= npat; q++) { wl[++n] = s "/" pats[q]; wk[n] = "p:" pats[q] ":nspp" }
 	return n
 }
-# overlap(s, c, b, key): the medians of c and b into SP_c and SP_b ("" when
-# missing); 1 when either lies inside the other's min..max over the reps
-function overlap(s, c, b, key,   cmin, cmax, bmin, bmax) {
-	stats(s, c, key); SP_c = S_med; cmin = S_min; cmax = S_max
-	stats(s, b, key); SP_b = S_med; bmin = S_min; bmax = S_max
-	return (SP_c >= bmin && SP_c <= bmax) || (SP_b >= cmin && SP_b <= cmax)
+# queue(): every numeric value for its median and spread, and the runs of
+# every two configurations of a workload paired by rep (each rep runs every
+# configuration once, in an order rotated by one per rep) for the paired
+# verdict; then foliotune stats on all of them (stats.awk)
+function queue(   k, f, i, j, a, s, c, b, t, w, nw2, key) {
+	for (k in val) {
+		split(k, f, SUBSEP)
+		if (f[4] ~ /^(exit|module|error|summary)$/ || val[k] !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) continue
+		st_sample(f[1] "|" f[2] "|" f[4], val[k])
+	}
+	for (i = 1; i <= ns; i++) {
+		s = sord[i]
+		nw2 = workloads(s)
+		for (w = 1; w <= nw2; w++) for (j = 1; j <= nc; j++) for (a = 1; a <= nc; a++) {
+			c = cord[j]; b = cord[a]; key = wk[w]
+			if (c == b) continue
+			for (k = 1; k <= ntag[s, c]; k++) {
+				t = tag[s, c, k]
+				if ((s, c, t, key) in val && (s, b, t, key) in val)
+					st_pair(s "|" c "|" b "|" key, val[s, b, t, key], val[s, c, t, key])
+			}
+		}
+	}
+	st_run()
 }
-# versus(s, c, b, key): c against b, lower is better: "no difference" when
-# the medians are inside each other's spread
-function versus(s, c, b, key,   inside) {
-	inside = overlap(s, c, b, key)
+# paired(s, c, b, key): foliotune stats' verdict on c against b paired by
+# rep (B = c): PV_v of it into P_v ("" without pairs), its words into P_t
+function paired(s, c, b, key,   nm) {
+	nm = s "|" c "|" b "|" key
+	P_v = (nm in PV_v) ? PV_v[nm] : ""; P_t = (nm in PV_t) ? PV_t[nm] : ""; P_n = (nm in PV_n) ? PV_n[nm] : 0
+	P_p = (nm in PV_p) ? PV_p[nm] : ""
+	return P_v
+}
+# versus(s, c, b, key): c against b, lower is better: the ratio of the
+# medians, a difference only when the paired test shows one
+function versus(s, c, b, key,   r) {
+	SP_c = med(s, c, key); SP_b = med(s, b, key)
 	if (SP_c == "" || SP_b == "" || SP_b == 0) return "-"
-	if (inside)
-		return sprintf("no difference (%.2f, inside the spread)", SP_c / SP_b)
-	return sprintf("%.2f (%+.0f%%)", SP_c / SP_b, (SP_c / SP_b - 1) * 100)
+	r = SP_c / SP_b
+	paired(s, c, b, key)
+	if (P_v == "lower" || P_v == "higher")
+		return sprintf("%.2f (%+.0f%%, %s, p %.3g)", r, (r - 1) * 100, P_v == "lower" ? "faster" : "slower", P_p)
+	return sprintf("%.2f: %s", r, P_v == "" ? "no pairs" : P_t)
 }
 # target(s, c, b, key, tol): is c's median within tol (1.05: 5%) of b's?
-# "met"; else "inside the spread" (versus() would say "no difference");
-# else "not met"
-function target(s, c, b, key, tol,   inside) {
-	inside = overlap(s, c, b, key)
+# "met"; else "not met" when the pairs show c slower than b, else "not
+# shown" (with fewer than 6 pairs: "not shown (N pairs)", no difference can
+# be shown at p < 0.05)
+function target(s, c, b, key, tol) {
+	SP_c = med(s, c, key); SP_b = med(s, b, key)
 	if (SP_c == "" || SP_b == "") return "-"
 	if (SP_c <= tol * SP_b) return "met"
-	return inside ? "inside the spread" : "not met"
+	paired(s, c, b, key)
+	if (P_v == "higher") return "not met"
+	if (P_v == "few") { fewpairs = 1; return "not shown (" P_n " pairs)" }
+	return "not shown"
 }
 function ms(x) { return x == "" ? "-" : sprintf("%.1f", x) }
 function num(x) { return x == "" ? "-" : (x == int(x) ? sprintf("%d", x) : sprintf("%.1f", x)) }
@@ -179,6 +206,7 @@ END {
 	for (k in isscen) { known = 0; for (i = 1; i <= ns; i++) if (sord[i] == k) known = 1; if (!known) sord[++ns] = k }
 	nc = split("stock fa4k mkold1 mkold2 auto auto200 autoage", cord, " ")
 	for (k in isconf) { known = 0; for (i = 1; i <= nc; i++) if (cord[i] == k) known = 1; if (!known) cord[++nc] = k }
+	queue()
 
 	sdesc["launch-zram"] = "app launch, zram swap, MGLRU on (the seed: \"with swap\")"
 	sdesc["launch-noswap"] = "app launch, no swap, MGLRU on (the seed: \"without swap\")"
@@ -239,6 +267,10 @@ END {
 			" CPUs): launch and read times are noisy, trust only differences larger than the spread of the reps; " \
 			"the counter deltas do not depend on the host load")
 	if (meta["fatal"] != "") warn("the guest script stopped early: " meta["fatal"])
+	if (meta["reps"] != "" && meta["reps"] + 0 < 6)
+		warn("BENCH_REPS=" meta["reps"] ": configurations are compared in pairs of runs of the same rep, and with " meta["reps"] \
+			" pairs no difference can be shown at p < 0.05 (the exact signed-rank test needs 6; bench/README.md): the verdicts below " \
+			"say so instead of \"no difference\"; the medians stand")
 	if (meta["vmrun_exit"] != "" && meta["vmrun_exit"] != "0") warn("test box exit status " meta["vmrun_exit"] " (see raw/console.log)")
 
 	# ---- per-run checks ----
@@ -281,7 +313,7 @@ END {
 	for (i = 1; i <= ns; i++) {
 		s = sord[i]
 		if (!(s in islaunch)) continue
-		stats(s, "stock", "avg"); ba = S_med; bamin = S_min; bamax = S_max
+		stats(s, "stock", "avg"); ba = S_med
 		stats(s, "stock", "max"); bm = S_med
 		r2 = "r" nround
 		b2a = med(s, "stock", r2 ":avg"); b2m = med(s, "stock", r2 ":max")
@@ -290,18 +322,23 @@ END {
 		print ""
 		print sdesc[s] ". " meta["apps"] " apps launched one after another, " nround " rounds (round 1 cold launches, later rounds resume the " \
 			"apps still alive). Per run: avg and max over all launches; min / median / max of that over the reps; " \
-			"\"vs stock spread\": is the median avg of the configuration outside the range of the stock runs' avg? " \
+			"\"vs stock, paired\": the configuration's avg against stock's of the same rep, by `foliotune stats` (exact Wilcoxon signed-rank " \
+			"test, 95% Hodges-Lehmann interval): faster or slower at p < 0.05, or why no difference is shown. " \
 			"\"run wall s\": the whole ft_applaunch run, including the untimed use phases (where much of the thrashing happens) and the exits." \
 			(s in noreclaim ? " **No reclaim in the last round in some runs: see the warnings.**" : "")
 		print ""
-		print "| config | n | avg launch ms (min / med / max) | avg vs stock | vs stock spread | max launch ms (min / med / max) | max vs stock | round " nround " avg ms (med) | vs stock | round " nround " max ms (med) | vs stock | run wall s (med) |"
+		print "| config | n | avg launch ms (min / med / max) | avg vs stock | vs stock, paired | max launch ms (min / med / max) | max vs stock | round " nround " avg ms (med) | vs stock | round " nround " max ms (med) | vs stock | run wall s (med) |"
 		print "|---|---:|---|---:|---|---|---:|---:|---:|---:|---:|---:|"
 		for (j = 1; j <= nc; j++) {
 			c = cord[j]
 			if (!ntag[s, c]) continue
 			stats(s, c, "avg"); n = S_n; a = ms(S_min) " / **" ms(S_med) "** / " ms(S_max); am = S_med
-			spread = (c == "stock" || n == 0 || bamin == "") ? "-" : \
-				(am < bamin ? "faster than every stock run" : (am > bamax ? "slower than every stock run" : "inside"))
+			spread = "-"
+			if (c != "stock" && n > 0 && ba != "") {
+				paired(s, c, "stock", "avg")
+				spread = (P_v == "lower") ? sprintf("faster, p %.3g", P_p) : (P_v == "higher") ? sprintf("slower, p %.3g", P_p) : \
+					(P_v == "" ? "no pairs" : P_t)
+			}
 			stats(s, c, "max"); m = ms(S_min) " / **" ms(S_med) "** / " ms(S_max); mm = S_med
 			x2a = med(s, c, r2 ":avg"); x2m = med(s, c, r2 ":max")
 			print "| " c " | " n " | " a " | " (c == "stock" ? "1" : ratio(am, ba)) " | " spread " | " m " | " (c == "stock" ? "1" : ratio(mm, bm)) \
@@ -432,7 +469,9 @@ END {
 	print "## Which configuration won " TCG
 	print ""
 	print "Per workload (lower is better): the configuration with the lowest median, against stock and against the runner-up. " \
-		"A difference whose medians lie inside each other's min..max over the reps is reported as \"no difference\", not as a win."
+		"A difference is called one only when `foliotune stats` shows it on the runs paired by rep (exact Wilcoxon signed-rank test, " \
+		"p < 0.05, and a 95% Hodges-Lehmann interval clear of 1): \"faster\" or \"slower\" with its p; otherwise its words say why not, " \
+		"and with fewer than 6 pairs no difference can be shown at p < 0.05 at all."
 	print ""
 	print "| workload | winner | median | vs stock | vs runner-up (runner-up) |"
 	print "|---|---|---:|---|---|"
@@ -468,7 +507,9 @@ END {
 	print "Workload metric: launch = median over the reps of the average launch time; seqread = median ns per touched page of the pattern; " \
 		"spawn = median ns per spawn. best static = the lowest of " nstat " static (size, age) configurations (stock fa4k mkold1 mkold2). " \
 		"Target (1): a tuner within 5% of it; (3): never more than 2% worse than stock (both on medians). " \
-		"A miss whose medians lie inside each other's min..max over the reps says \"inside the spread\": no difference these reps can show. " \
+		"A miss is \"not met\" only when the runs paired by rep show the tuner slower (`foliotune stats`: exact Wilcoxon signed-rank test, p < 0.05, " \
+		"95% Hodges-Lehmann interval clear of 1); otherwise \"not shown\": no difference these reps can show (\"N pairs\": with fewer than 6 pairs " \
+		"none can be shown at p < 0.05). " \
 		"Target (2): mkold1/mkold2 with fewer pgmajfault and pswpin than stock under pressure (medians of the run deltas)."
 	print ""
 	print "| workload | best static | best | auto | auto / best | (1) | (3) | auto200 | auto200 / best | (1) | (3) | autoage | autoage / best | (1) | (3) |"
@@ -492,7 +533,8 @@ END {
 				if (x == "") { line = line " | - | - | - | -"; continue }
 				v1 = target(s, ac, bestc, wk[w], 1.05)
 				v3 = bstock == "" ? "-" : target(s, ac, "stock", wk[w], 1.02)
-				tally[ac, 1, v1]++; tally[ac, 3, v3]++; tallied[ac] = 1
+				t1 = v1; sub(/ \(.*/, "", t1); t3 = v3; sub(/ \(.*/, "", t3)
+				tally[ac, 1, t1]++; tally[ac, 3, t3]++; tallied[ac] = 1
 				line = line " | " sprintf("%.1f", x) " | " sprintf("%.2f", x / best) " | " v1 " | " v3
 				if ((s in islaunch) && bstock > 0) {
 					lsum[ac] += log(x / bstock); ln[ac]++
@@ -506,9 +548,9 @@ END {
 	for (a = 1; a <= ntuner; a++) {
 		ac = tuners[a]
 		if (!(ac in tallied)) continue
-		printf "- **%s**: (1) met %d, inside the spread %d, not met %d; (3) met %d, inside the spread %d, not met %d", ac,
-			tally[ac, 1, "met"], tally[ac, 1, "inside the spread"], tally[ac, 1, "not met"],
-			tally[ac, 3, "met"], tally[ac, 3, "inside the spread"], tally[ac, 3, "not met"]
+		printf "- **%s**: (1) met %d, not shown %d, not met %d; (3) met %d, not shown %d, not met %d", ac,
+			tally[ac, 1, "met"], tally[ac, 1, "not shown"], tally[ac, 1, "not met"],
+			tally[ac, 3, "met"], tally[ac, 3, "not shown"], tally[ac, 3, "not met"]
 		if (ln[ac])
 			printf "; against stock over the %d pressure (launch) scenarios, geometric mean of the median ratios %.2f (%s)", ln[ac], exp(lsum[ac] / ln[ac]), lper[ac]
 		print ""

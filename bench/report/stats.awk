@@ -1,26 +1,45 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Functions the benchmark reports and bench/plot.sh share, loaded before
-# their programs (awk -f bench/report/stats.awk -f PROGRAM.awk): the median
-# of the runs of a configuration and the rule that calls a run an outlier,
-# defined here only so that the reports name the runs the plots leave out.
-
-# nsort(v, n): sort v[1..n] numerically (insertion sort; n is small)
-function nsort(v, n,   i, j, t) {
-	for (i = 2; i <= n; i++) {
-		t = v[i]
-		for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]
-		v[j + 1] = t
+# Loaded before the programs of the benchmark reports and bench/plot.sh
+# (awk -v ft=FOLIOTUNE -v sttmp=FILE -f bench/report/stats.awk -f ...):
+# they compute no statistics of their own.  Medians, quartiles, min..max,
+# the outlier rule (4x off the median, with 3 values or more) and the
+# paired verdicts come from `foliotune stats` (userspace/stats.c, the
+# code of `foliotune ab`): one home for them.
+#
+# st_sample(name, x): one value of sample NAME, in order (outliers are named
+# by position); st_pair(name, a, b): one pair of NAME (B against A).
+# st_run(): run foliotune stats on all of them and load, per NAME:
+#   samples: ST_n, ST_med, ST_q1, ST_q3, ST_min, ST_max, ST_out[NAME, POS]
+#   pairs:   PV_n, PV_est (B/A or B-A), PV_lo, PV_hi, PV_p, PV_v (higher,
+#            lower, none or few: fewer than 6 differing pairs) and PV_t,
+#            the verdict in words.
+function st_sample(name, x) { ST_in[++ST_nin] = name " " sprintf("%.17g", x) }
+function st_pair(name, a, b) { ST_in[++ST_nin] = name " " sprintf("%.17g %.17g", a, b) }
+function st_run(   cmd, i, l, f, o, n, got) {
+	if (!ST_nin) return
+	cmd = "'" ft "' stats > '" sttmp "'"
+	for (i = 1; i <= ST_nin; i++) print ST_in[i] | cmd
+	close(cmd)
+	got = 0
+	while ((getline l < sttmp) > 0) {
+		if (l ~ /^#/) continue
+		split(l, f, "\t"); got++
+		if (f[2] == "samples") {
+			ST_n[f[1]] = f[3] + 0; ST_med[f[1]] = f[4] + 0; ST_q1[f[1]] = f[5] + 0
+			ST_q3[f[1]] = f[6] + 0; ST_min[f[1]] = f[7] + 0; ST_max[f[1]] = f[8] + 0
+			n = split(f[9], o, ",")
+			for (i = 1; i <= n; i++) if (o[i] != "-") ST_out[f[1], o[i] + 0] = 1
+		} else {
+			PV_n[f[1]] = f[3] + 0; PV_est[f[1]] = f[7] + 0; PV_lo[f[1]] = f[8] + 0
+			PV_hi[f[1]] = f[9] + 0; PV_p[f[1]] = f[10] + 0; PV_v[f[1]] = f[11]; PV_t[f[1]] = f[12]
+		}
 	}
-}
-# median(v, n): the median of the sorted v[1..n], "" when n is 0
-function median(v, n) {
-	if (n == 0) return ""
-	return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
-# outlier(x, med, n): x, the metric of one of n >= 3 runs whose median is
-# med, is 4x off it: the run stalled (or raced ahead).  It barely moves the
-# median, so the reports keep it there and name it; the plots leave it out.
-function outlier(x, med, n) {
-	return n >= 3 && med > 0 && (x < med / 4 || x > med * 4)
+	close(sttmp)
+	if (!got) {
+		print "stats.awk: no output from " cmd > "/dev/stderr"
+		exit 2
+	}
+	ST_nin = 0
+	delete ST_in
 }

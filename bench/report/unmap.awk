@@ -12,29 +12,52 @@ function fmt(x) {
 	return sprintf("%.4f", x)
 }
 function pct(r) { return sprintf("%+.1f%%", (r - 1) * 100) }
-# stats(b, c): fills S_n, S_min, S_med, S_max of the metric of runs b.c
-function stats(b, c,   v, n, t, k) {
-	n = 0
-	for (k = 1; k <= ntag[b, c]; k++) {
-		t = tag[b, c, k]
-		if ((b, c, t, "metric") in val) v[++n] = val[b, c, t, "metric"]
-	}
-	nsort(v, n)
-	S_n = n; S_min = n ? v[1] : ""; S_max = n ? v[n] : ""; S_med = median(v, n)
+# stats(b, c): fills S_n, S_min, S_med, S_max of the metric of runs b.c,
+# as foliotune stats gave them (queue(), stats.awk)
+function stats(b, c,   nm) {
+	nm = b "|" c
+	if (!(nm in ST_n)) { S_n = 0; S_min = S_max = S_med = ""; return }
+	S_n = ST_n[nm]; S_min = ST_min[nm]; S_max = ST_max[nm]; S_med = ST_med[nm]
 }
-# per-rep ratios c2/c1 over the reps both have: fills P_n, P_min, P_max
-function pairs(b, c1, c2,   k, t, n, r) {
-	n = 0; P_min = ""; P_max = ""
-	for (k = 1; k <= ntag[b, c1]; k++) {
-		t = tag[b, c1, k]
-		if (!((b, c1, t, "metric") in val) || !((b, c2, t, "metric") in val)) continue
-		if (val[b, c1, t, "metric"] == 0) continue
-		r = val[b, c2, t, "metric"] / val[b, c1, t, "metric"]
-		if (n == 0 || r < P_min) P_min = r
-		if (n == 0 || r > P_max) P_max = r
-		n++
+# pairs(b, c1, c2): the runs of c1 and c2 of the same rep (one ABBA pair)
+# over the reps both have: the per-rep ratios c2/c1 into P_n, P_min, P_max,
+# and foliotune stats' paired verdict on c2 against c1 into P_v (higher,
+# lower, none, few), P_p and its words P_t
+function pairs(b, c1, c2,   nm) {
+	nm = "ratio|" b "|" c1 "|" c2
+	P_n = (nm in ST_n) ? ST_n[nm] : 0
+	P_min = P_n ? ST_min[nm] : ""; P_max = P_n ? ST_max[nm] : ""
+	nm = b "|" c1 "|" c2
+	P_v = (nm in PV_v) ? PV_v[nm] : ""; P_p = (nm in PV_p) ? PV_p[nm] : ""; P_t = (nm in PV_t) ? PV_t[nm] : ""
+}
+# queue(): the metric of every configuration's runs in rep order, and of
+# the pairs stock/batched and nomod/modstock, to foliotune stats (st_run())
+function queue(   i, j, k, b, c, t, cl, pl, a1, a2) {
+	split("stock batched modstock nomod", cl, " ")
+	split("stock batched nomod modstock", pl, " ")
+	for (i = 1; i <= nb; i++) {
+		b = order[i]
+		for (j = 1; j <= 4; j++) for (k = 1; k <= ntag[b, cl[j]]; k++) {
+			t = tag[b, cl[j], k]
+			if ((b, cl[j], t, "metric") in val) st_sample(b "|" cl[j], val[b, cl[j], t, "metric"])
+		}
+		for (j = 1; j <= 3; j += 2) for (k = 1; k <= ntag[b, pl[j]]; k++) {
+			t = tag[b, pl[j], k]
+			if (!((b, pl[j], t, "metric") in val) || !((b, pl[j + 1], t, "metric") in val)) continue
+			a1 = val[b, pl[j], t, "metric"]; a2 = val[b, pl[j + 1], t, "metric"]
+			if (a1 == 0) continue
+			st_sample("ratio|" b "|" pl[j] "|" pl[j + 1], a2 / a1)
+			st_pair(b "|" pl[j] "|" pl[j + 1], a1, a2)
+		}
 	}
-	P_n = n
+	st_run()
+}
+# paired(hib, who): P_v in words for B = who, faster or slower by the metric
+# (hib: higher is better), or foliotune stats' words for no difference
+function paired(hib, who) {
+	if (P_v == "higher" || P_v == "lower")
+		return who " " (((P_v == "higher") == hib) ? "faster" : "slower") sprintf(", p %.3g", P_p)
+	return P_v == "" ? "-" : P_t
 }
 # csum(b, c, name): sum of a foliotune counter over the runs b.c
 function csum(b, c, name,   k, s) {
@@ -112,6 +135,7 @@ END {
 	nb = split("seed filera file2m file2m-shift order0 lazyfree shmem16k shmem64k shmem128k shmem2m shmem2m-pte", order, " ")
 	# anything else found in raw/ goes last
 	for (k in isbench) { known = 0; for (i = 1; i <= nb; i++) if (order[i] == k) known = 1; if (!known) order[++nb] = k }
+	queue()
 
 	desc["seed"] = "seed micro-benchmark: per vCPU one 2 MiB xfs file, mmap, touch every page, MADV_PAGEOUT, loop; default readahead"
 	desc["filera"] = "memcg memory.reclaim of a clean xfs file, mmap MAP_SHARED (PTE-mapped), default readahead (mixed orders)"
@@ -164,6 +188,9 @@ END {
 		"(odd reps stock first); caches dropped and memory compacted before every run; every run wrapped in " \
 		"`foliotune record -l BENCH.CONFIG -s unmap_batch=X -o raw/BENCH.CONFIG.REP.rec -- CMD` (counter deltas in raw/)"
 	if (meta["fatal"] != "") warn("the guest script stopped early: " meta["fatal"])
+	if (meta["reps"] != "" && meta["reps"] + 0 < 6)
+		warn("BENCH_REPS=" meta["reps"] ": with " meta["reps"] " ABBA pairs no difference can be shown at p < 0.05 " \
+			"(the exact signed-rank test needs 6; bench/README.md): the paired tests below say so instead of \"no difference\"; the medians stand")
 	if (meta["vmrun_exit"] != "" && meta["vmrun_exit"] != "0")
 		warn("test box exit status " meta["vmrun_exit"] (gate != "" ? ", console: `" gate "`" : "") \
 			" (see raw/console.log; 252 = the console gate; a soft lockup of a starved TCG vCPU on a loaded host can be avoided " \
@@ -188,13 +215,14 @@ END {
 		# a run far off the others of its configuration (stats.awk) is kept
 		# in the medians, which it barely moves, and named
 		for (j = 1; j <= 4; j++) {
-			c = cl[j]; stats(b, c)
+			c = cl[j]; stats(b, c); pos = 0
 			for (k = 1; k <= ntag[b, c]; k++) {
 				t = tag[b, c, k]
 				if (!((b, c, t, "metric") in val)) continue
 				x = val[b, c, t, "metric"]
-				if (outlier(x, S_med, S_n))
-					warn(b "." c "." t ": " metric[b] " " x " against a median of " S_med " over " S_n " runs: an outlier " \
+				pos++
+				if ((b "|" c, pos) in ST_out)
+					warn(b "." c "." t ": " metric[b] " " x " against a median of " fmt(S_med) " over " S_n " runs: an outlier " \
 						"(host stall?); per-rep ranges that include it mean nothing")
 			}
 		}
@@ -250,10 +278,13 @@ END {
 	print "## Batched vs stock " TCG
 	print ""
 	print "ratio = median(batched) / median(stock); per-rep = min..max of batched/stock within each ABBA pair; " \
-		"speedup = stock time / batched time (loops/s: batched / stock)."
+		"speedup = stock time / batched time (loops/s: batched / stock); paired test = `foliotune stats` on the ABBA pairs " \
+		"(exact Wilcoxon signed-rank test, 95% Hodges-Lehmann interval): batched faster or slower at p < 0.05, or why no difference is shown " \
+		"(with fewer than 6 pairs none can be shown at p < 0.05). The targets are on the ratio; order-0's \"no slowdown beyond noise\" is " \
+		"the paired test's."
 	print ""
-	print "| benchmark | metric | stock median | batched median | ratio | per-rep | speedup | target | verdict | path check |"
-	print "|---|---|---:|---:|---:|---|---:|---|---|---|"
+	print "| benchmark | metric | stock median | batched median | ratio | per-rep | speedup | paired test | target | verdict | path check |"
+	print "|---|---|---:|---:|---:|---|---:|---|---|---|---|"
 	for (i = 1; i <= nb; i++) {
 		b = order[i]
 		stats(b, "stock"); sn = S_n; smed = S_med; smax = S_max; smin = S_min
@@ -273,13 +304,14 @@ END {
 		else if (b == "lazyfree") { target = ">= 2x"; thr = 0.5; verdict = (r <= thr) ? "met" : "not met" }
 		else if (b == "order0") {
 			target = "no slowdown beyond noise"
-			verdict = (sn < 2) ? "n/a (1 rep)" : ((hib ? bmed >= smin : bmed <= smax) ? "met (inside stock spread)" : "not met (outside stock spread)")
+			verdict = (P_v == "few" || P_v == "") ? "not shown (" P_n " pairs)" : \
+				(((P_v == "higher") != hib && P_v != "none") ? "not met (batched slower)" : "met (no slowdown shown)")
 		}
 		if (thr != "" && P_n > 1 && P_min < thr && P_max > thr) verdict = verdict " (per-rep range straddles it)"
 		if (thr != "" && sn < 2) verdict = verdict " (1 rep)"
 		if ((b in exercised) && !exercised[b] && target != "-") verdict = verdict " (path NOT exercised)"
 		print "| " b " | " metric[b] " | " fmt(smed) " | " fmt(bmed) " | " sprintf("%.3f", r) " | " pr " | " \
-			sprintf("%.2fx", sp) " | " target " | " verdict " | " ((b in chk) ? chk[b] : "-") " |"
+			sprintf("%.2fx", sp) " | " paired(hib, "batched") " | " target " | " verdict " | " ((b in chk) ? chk[b] : "-") " |"
 	}
 
 	# ---- overhead ----
@@ -294,12 +326,13 @@ END {
 			print "## Module loaded with unmap_batch=0 vs no module " TCG
 			print ""
 			print "nomod: module unloaded (livepatch disabled, rmmod) for the run, reloaded after; modstock: loaded, unmap_batch=0. " \
-				"ratio = median(modstock) / median(nomod); target: within 1% (towards slower). " \
+				"ratio = median(modstock) / median(nomod); target: within 1% (towards slower); paired test: `foliotune stats` on the " \
+				"runs of the same rep, as above. " \
 				"The loaded module costs: the livepatch redirection of try_to_unmap_one and set_pte_range, their counters" \
 				(meta["kprobes_with_module"] ~ /[a-z]/ ? "; kprobes registered while it was loaded (armed unless [DISABLED]; every run here sets reclaim_probes=0): `" meta["kprobes_with_module"] "`" : "") "."
 			print ""
-			print "| benchmark | metric | nomod median | modstock median | ratio | per-rep | verdict |"
-			print "|---|---|---:|---:|---:|---|---|"
+			print "| benchmark | metric | nomod median | modstock median | ratio | per-rep | paired test | verdict |"
+			print "|---|---|---:|---:|---:|---|---|---|"
 			hdr = 1
 		}
 		r = mmed / nmed
@@ -310,7 +343,8 @@ END {
 		verdict = ok ? "met" : "not met"
 		if (P_n > 1 && P_max - P_min > 0.02) verdict = verdict " (inconclusive: per-rep spread wider than the 1% target)"
 		if (nn < 2) verdict = verdict " (1 rep)"
-		print "| " b " | " metric[b] " | " fmt(nmed) " | " fmt(mmed) " | " sprintf("%.3f", r) " | " pr " | " verdict " |"
+		print "| " b " | " metric[b] " | " fmt(nmed) " | " fmt(mmed) " | " sprintf("%.3f", r) " | " pr " | " \
+			paired(metric[b] == "loops/s", "modstock") " | " verdict " |"
 	}
 
 	# ---- folio-order mix ----

@@ -5,10 +5,12 @@
 # rebuild results.md from the raw files alone: run both on the raw.tar.xz
 # archives of the latest committed sessions and on the smoke fixture, and
 # check that they finish, write the sections people read and reproduce the
-# committed results.md.  Their awk programs (bench/report/*.awk) run nowhere
-# else, so a slip there breaks a report without any other test noticing.
-# Also: every committed session is evidence, not a dump (results, plots, one
-# archive).
+# committed results.md, every committed session's.  Their awk programs
+# (bench/report/*.awk) run nowhere else, so a slip there breaks a report
+# without any other test noticing.  Their medians, spread, outliers and
+# verdicts come from `foliotune stats` (one home): the reports fail without
+# it, and no bench script computes them itself.  Also: every committed
+# session is evidence, not a dump (results, plots, one archive).
 . "$(dirname "$0")/lib-host.sh"
 
 # has NAME FILE HEADING...: every heading is a line of FILE
@@ -56,7 +58,10 @@ has "reports: unmap-report.sh writes its sections" "$w/unmap/results.md" \
 	"## Time inside try_to_unmap_one per call" "## What batching can gain here" \
 	"## Benchmarks and exact commands"
 has "reports: unmap-report.sh names the stalled run of that boot" "$w/unmap/results.md" \
-	"seed.stock.5: loops/s 0.12 against a median of 116.60"
+	"seed.stock.5: loops/s 0.12 against a median of 116.6"
+has "reports: unmap-report.sh gives the paired verdicts of foliotune stats" "$w/unmap/results.md" \
+	"| file2m | reclaim s | 0.0756 | 0.0276 | 0.365 | 0.3402..0.5779 (7) | 2.74x | batched faster, p 0.0156 |" \
+	"| order0 | reclaim s | 0.2784 | 0.2777 | 0.997 | 0.9006..1.137 (7) | 1.00x | no difference these runs can show: the smallest effect they could detect is 6.8% | no slowdown beyond noise | met (no slowdown shown) |"
 same_as_committed "$unmap" unmap
 
 report faultaround-report.sh "$fa" fa
@@ -66,6 +71,37 @@ has "reports: faultaround-report.sh writes its sections" "$w/fa/results.md" \
 has "reports: the seqread targets use ns per touched page" "$w/fa/results.md" \
 	"seqread = median ns per touched page of the pattern" "| seqread/stride16 | fa4k |"
 same_as_committed "$fa" fa
+
+# Every other committed session rebuilds to its committed results.md too.
+for d in "$repo"/bench/results/*/; do
+	d=${d%/} n=$(basename "$d")
+	if [ "$d" = "$unmap" ] || [ "$d" = "$fa" ] || [ ! -f "$d/raw.tar.xz" ]; then continue; fi
+	case $n in *-faultaround) s=faultaround-report.sh ;; *) s=unmap-report.sh ;; esac
+	report "$s" "$d" "all-$n"
+	same_as_committed "$d" "all-$n"
+done
+
+# 5 reps: the report says that no difference can be shown, never just "no
+# difference" (the fault-around run of f2a3efa: BENCH_REPS=5)
+f5=$w/all-2026-12-02-f2a3efa-faultaround/results.md
+has "reports: with 5 pairs the report says no difference can be shown" "$f5" \
+	"- **WARNING** BENCH_REPS=5: configurations are compared in pairs of runs of the same rep, and with 5 pairs no difference can be shown at p < 0.05" \
+	"| spawn | mkold2 | 93635330.0 | 117471203.0 | 1.25 | not shown (5 pairs) |" \
+	"| fa4k | 5 | 74.9 / **84.9** / 149.1 | 0.53 (-47%) | with 5 pairs no difference can be shown at p < 0.05 (6 are needed) |"
+check "reports: no verdict of a 5-rep run is a bare \"no difference\"" \
+	bash -c "! grep -q 'no difference (\|inside the spread\|| inside |' '$f5'"
+
+# Without foliotune stats there is no report (nothing falls back to awk).
+for r in faultaround-report.sh:"$fa" unmap-report.sh:"$unmap"; do
+	s=${r%%:*} d=${r#*:}
+	mkdir -p "$w/nostats-$s" && cp "$d/raw.tar.xz" "$w/nostats-$s/"
+	FOLIOTUNE=/bin/false "$repo/bench/$s" "$w/nostats-$s" > /dev/null 2>&1
+	check_eq "reports: $s fails when foliotune stats gives nothing" 2 "$?"
+done
+# One home: no median, sort or outlier rule of its own in bench/.
+own=$(grep -rlE 'function (median|nsort|outlier)|statistics\.median|def median|\(n \+ 1\) / 2' "$repo/bench" \
+	--include='*.awk' --include='*.sh' --include='*.py' | sed "s|$repo/||" | tr '\n' ' ')
+check_eq "reports: bench/ computes no median or outlier rule of its own" "" "$own"
 
 report faultaround-report.sh "$smoke/faultaround" smoke-fa
 has "reports: faultaround-report.sh reads the smoke fixture's runs" "$w/smoke-fa/results.md" \

@@ -798,7 +798,7 @@ expect "ab -t: the metric is a time" 0 "^metric .*" "verdict: B slower"
 rm -f "$T/ab-count" "$T/ab-during"
 ft -j ab -o "$T/ab2.txt" --random=7 -a unmap_batch=0 -a fault_around_bytes=16K -b unmap_batch=1 -n 3 -w 0 -- sh "$T/ab-work.sh"
 expect "ab -j --random: JSON, the seed" 0 '^{"file":"' '"order":"random 7"' '"pairs":3,' \
-	"cannot reach p < 0.05"
+	"cannot reach p < 0.05" '"verdict":"with 3 pairs no difference can be shown at p < 0.05 (6 are needed)"'
 check "ab -j: the command's output kept off stdout" grep -q '^ops/s: ' "$T/err"
 check "ab: B keeps the value found for a knob only A sets" grep -qx 'arm B unmap_batch=1 fault_around_bytes=65536 reclaim_probes=1' "$T/ab2.txt"
 check "ab: fault_around_bytes restored" test "$(cat "$D/fault_around_bytes")" = 65536
@@ -1017,6 +1017,41 @@ FOLIOTUNE_FAKE_MODULE_SYSCALLS=1 ft unload -t 0.3
 expect "unload: delete_module EPERM" 2 "Operation not permitted"
 FOLIOTUNE_FAKE_MODULE_SYSCALLS=2 ft unload -t 0.2
 expect "unload: module stays" 2 "timed out after 0.2 s waiting for $R/sys/module/foliotune to go away"
+
+# ------------------------------------------------------------------ stats
+# The statistics of ab on values measured elsewhere (the benchmark reports
+# use it): runs nothing, so neither root nor the module.
+FOLIOTUNE_SYSROOT=$T/nothing FOLIOTUNE_ASSUME_UID=1000 ft stats "$FIX/stats.in"
+golden "stats: samples and pairs, without root or module" 0 stats.txt
+expect "stats: an outlier by position" 0 "^boot	samples	5	10.1	.*	4$" "^two	samples	2	.*	-$"
+expect "stats: too few pairs says so" 0 \
+	"^five	pairs	5	.*	few	with 5 pairs no difference can be shown at p < 0.05 (6 are needed)$" \
+	"^faults	pairs	6	.*	B-A	.*	few	with 6 pairs, 3 of them differing, no difference can be shown at p < 0.05"
+expect "stats: no difference, with the smallest effect" 0 \
+	"^spin	pairs	8	.*	none	no difference these runs can show: the smallest effect they could detect is [0-9.]*%$"
+FOLIOTUNE_SYSROOT=$T/nothing FOLIOTUNE_ASSUME_UID=1000 ft -j stats <"$FIX/stats.in"
+golden "stats -j from stdin" 0 stats.json
+# the pairs of the ab fixture: what ab's report says of them
+awk '$1 == "wall_seconds" { w = $2 } $1 == "ab_run" { p = $3; a = $4 } $1 == "metric" { v[p, a] = w; m[p, a] = $2; if (p > n) n = p }
+	END { for (i = 1; i <= n; i++) print "wall_seconds", v[i, "A"], v[i, "B"]
+	      for (i = 1; i <= n; i++) print "ops_per_s", m[i, "A"], m[i, "B"] }' "$FIX/ab.txt" >"$T/stats-ab.in"
+ft stats -t "$T/stats-ab.in"
+expect "stats -t: the ab fixture's pairs give ab's verdicts" 0 \
+	"^wall_seconds	pairs	6	2.016	1.706	B/A	0.8465[0-9]*	0.8380[0-9]*	0.8613[0-9]*	0.03125	lower	B faster$" \
+	"^ops_per_s	pairs	6	1007.5	1207.5	B/A	1.1985[0-9]*	.*	0.03125	higher	B slower$"
+printf 'x 1\nx 1 2\n' >"$T/stats-mixed.in"
+ft stats "$T/stats-mixed.in"
+expect "stats: samples and pairs under one name refused" 1 "stats-mixed.in:2: x has a sample on line 1 and a pair here"
+printf 'x 1 2 3\n' >"$T/stats-4.in"
+ft stats <"$T/stats-4.in"
+expect "stats: four fields refused" 1 "-:1: expected NAME VALUE or NAME A B"
+printf 'x 1\nx nan\n' >"$T/stats-nan.in"
+ft stats - <"$T/stats-nan.in"
+expect "stats: not a finite number refused" 1 "-:2: 'nan' is not a finite number"
+ft -j stats "$T/missing.in"
+expect "stats: missing file, JSON error" 2 '^{"error":".*missing.in: No such file or directory","errno":2}$'
+ft stats a b
+expect "stats: two files refused" 1 "at most one FILE"
 
 # ------------------------------------------------------------------ summary
 echo "# $pass passed, $fail failed"
