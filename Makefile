@@ -363,8 +363,8 @@ soak: all mm-selftests
 demo: all
 	bench/demo.sh
 
-# Batched vs stock try_to_unmap_one in one test-box boot (~1 h under TCG with
-# the defaults).  Environment: BENCH_REPS BENCH_SECONDS BENCH_SIZE_MB
+# Batched vs stock try_to_unmap_one in one test-box boot (~30 min under TCG
+# with the defaults, 8 reps).  Environment: BENCH_REPS BENCH_SECONDS BENCH_SIZE_MB
 # BENCH_ONLY BENCH_OVERHEAD BENCH_TRACE_REPS BENCH_WARMUP BENCH_KERNEL_ARGS
 # BENCH_OUT.  Results: bench/results/<date>-<commit>/results.md
 bench-unmap: module cli progs
@@ -372,7 +372,7 @@ bench-unmap: module cli progs
 
 # Fault-around configurations (stock 64K, 4K, mkold=1, mkold=2, auto) on the
 # 2016 thread's app-launch workload and on sequential/strided readers, in one
-# test-box boot (~12 min idle under TCG).  Environment: see the top of
+# test-box boot (~80 min idle under TCG with the defaults, 8 reps).  Environment: see the top of
 # bench/faultaround.sh.  Results: bench/results/<date>-<commit>-faultaround/
 bench-faultaround: module cli progs
 	bench/faultaround.sh
@@ -456,10 +456,10 @@ help:
 	@echo '  make check    the whole test suite (host tests, style, test-box suites)'
 	@echo '  make demo     build, boot the test box, batched vs stock unmap + fault-around, headline tables (~2-4 min TCG)'
 	@echo '  make vm-run CMD=...   run a command in the test box (exit status returned)'
-	@echo '  make bench-unmap      batched vs stock unmap benchmarks, one test-box boot (~1 h TCG)'
-	@echo '  make bench-faultaround   fault-around configurations, one test-box boot (~12 min TCG)'
+	@echo '  make bench-unmap      batched vs stock unmap benchmarks, one test-box boot (~30 min TCG)'
+	@echo '  make bench-faultaround   fault-around configurations, one test-box boot (~80 min TCG)'
 	@echo '  make soak [DURATION=2h] [CYCLES=500] [SUITES=...]   long reliability runs'
-	@echo '  make bench     both benchmarks + plots into one bench/results/<date>-<commit>/ (~75 min TCG)'
+	@echo '  make bench     both benchmarks + plots into one bench/results/<date>-<commit>/ (~2 h TCG)'
 	@echo '  make plots RESULTS=DIR   PNG/SVG figures of a results directory, from its raw/ files'
 	@echo '  make docs      regenerate docs/counters.md tables from include/foliotune.h'
 	@echo '  make check-host       host-side tests only'

@@ -14,7 +14,7 @@
 #
 # Every step prints a "[demo  SECONDS] ..." progress line (the guest half is
 # bench/demo-guest.sh).  Records and outputs stay in build/demo/ (the
-# guest's /tmp is not shared).  Environment: DEMO_REPS (5), DEMO_SECONDS
+# guest's /tmp is not shared).  Environment: DEMO_REPS (6), DEMO_SECONDS
 # (5), DEMO_APPS (8), DEMO_LIMIT_MB (40), DEMO_FA (1; 0: unmap part only).
 # The figures come from a QEMU TCG guest (software emulation): only the
 # ratios within this one boot mean anything.
