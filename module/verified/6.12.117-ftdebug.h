@@ -13,9 +13,10 @@
  */
 #define FT_VERIFIED_RELEASE	"6.12.117-ftdebug"
 #define FT_VERIFIED_VERSION	\
-	"#1 SMP PREEMPT_DYNAMIC 6.12.117-1~deb12u1 ftdebug-42a6fb0c659a"
+	"#1 SMP PREEMPT_DYNAMIC 6.12.117-1~deb12u1 ftdebug-eb19e3734869"
 #define FT_VERIFIED_SOURCE	"linux-source-6.12 6.12.117-1~deb12u1 + debug config"
 
 /* Functions foliotune replaces, with their size in this build. */
 #define FT_VERIFIED_SIZE_try_to_unmap_one	0xf80
 #define FT_VERIFIED_SIZE_set_pte_range		0x280
+#define FT_VERIFIED_SIZE_folio_referenced_one	0x690
