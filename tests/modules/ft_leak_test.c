@@ -5,23 +5,41 @@
  * forgets the pointer, so that a kmemleak scan must report it.  A scan
  * that finds nothing after foliotune's load/unload cycles means something
  * only if it finds this one.  Stays loaded until the scan has run: the
- * report's backtrace names ft_leak_test_init only while the module's
+ * report's backtrace names ft_leak_test_plant only while the module's
  * symbols exist.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
-static int __init ft_leak_test_init(void)
+/* In the report's hex dump of the object's first bytes. */
+#define FT_LEAK_MARK "ft-leak-test"
+
+/*
+ * Not __init: the report's backtrace names the function only while its
+ * text exists, and init text is freed once the module is live.
+ */
+static noinline int ft_leak_test_plant(void)
 {
-	/* An uncommon size, so the report is easy to tell apart. */
-	void *leak = kmalloc(1234, GFP_KERNEL);
+	char *leak = kmalloc(64, GFP_KERNEL);
 
 	if (!leak)
 		return -ENOMEM;
-	pr_info("deliberate leak of 1234 bytes for the kmemleak self-test\n");
+	strscpy(leak, FT_LEAK_MARK, 64);
+	/* The stores are otherwise dead to the compiler: kmalloc is __malloc. */
+	barrier_data(leak);
 	return 0;
+}
+
+static int __init ft_leak_test_init(void)
+{
+	int ret = ft_leak_test_plant();
+
+	if (!ret)
+		pr_info("deliberate leak of 64 bytes for the kmemleak self-test\n");
+	return ret;
 }
 
 static void __exit ft_leak_test_exit(void)
