@@ -9,13 +9,32 @@ test (tests/guest/test-unmap-pte-bits.sh) checks them.  Needs root.
                 is unmapped in two runs.  After memory.reclaim, every folio
                 must be all mapped or all unmapped: mixed = folios with some
                 PTEs left behind.
-  dirty         anon shmem, 64K folios, read-faulted (PTEs writable, clean)
-                then written through the mapping: only the PTE dirty bits
-                know.  After MADV_PAGEOUT the data must read back.
+  dirty         anon shmem (64K folios or order-0, as the test sets),
+                read-faulted (PTEs writable, clean) then written through
+                the mapping but for the first page of each 64K: only the
+                PTE dirty bits know, in a run not its first.  After
+                MADV_PAGEOUT the data must read back.
   lazyfree      anon 64K folios, MADV_FREE, soft-dirty cleared (PTEs
                 read-only), the first half of each folio written again
                 (writable, dirty): reclaim must put back the written half
-                and leave the other half read-only and not soft-dirty.
+                and leave the other half read-only and not soft-dirty;
+                the written half must read back, soft-dirty and writable.
+                The written half's first page is old, the rest young
+                (clear_refs, then read on another CPU, so needs two): its
+                PTEs must come back young.
+                With order-0 folios (the test sets it) each written page
+                is put back on its own.
+  swap          order-0 anon pages, soft-dirty cleared, every other page
+                written again, swapped out by MADV_PAGEOUT: exactly the
+                written ones keep soft-dirty in their swap entries.
+  tlb KIND [FILE]
+                KIND lazyfree, shmem (anon) or file (FILE, made here):
+                read 1 MiB through a mapping (the CPU caches the
+                translations), MADV_PAGEOUT (the clean folios are freed),
+                new contents by another way (zero-fill, pwrite() to the
+                file or to /proc/self/mem), read
+                again: stale = pages read through a translation that
+                outlived its PTE (a missing TLB flush).
   single FILE   file folios each mapped by one PTE (the rest of every large
                 folio zapped, order-0 pages too), accessed state cleared,
                 then memory.reclaim: every such folio reclaim unmaps is a
@@ -41,7 +60,7 @@ import time
 PAGE = 4096
 VMSTAT = "/sys/kernel/debug/foliotune/vmstat"
 # <asm-generic/mman-common.h>; Debian 12's Python lacks mmap's MADV_PAGEOUT
-MADV_DONTNEED, MADV_FREE, MADV_PAGEOUT = 4, 8, 21
+MADV_DONTNEED, MADV_FREE, MADV_DONTFORK, MADV_PAGEOUT = 4, 8, 10, 21
 libc = ctypes.CDLL(None, use_errno=True)
 libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 
@@ -155,24 +174,37 @@ def case_dirty():
     m = mmap.mmap(-1, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
     for i in range(n):
         m[i * PAGE]                     # read faults: writable, clean PTEs
+    # no fault: PTE dirty bit only; not the first page of each 64K, so a
+    # run's dirty bit is only in PTEs after its first
+    def want(i):
+        return pattern(i) if i % 16 else bytes(PAGE)
     for i in range(n):
-        m[i * PAGE:(i + 1) * PAGE] = pattern(i)   # no fault: PTE dirty bit only
+        if i % 16:
+            m[i * PAGE:(i + 1) * PAGE] = want(i)
     c0 = counters()
     madvise(m, MADV_PAGEOUT)
     c1 = counters()
     a = addr_of(m)
     gone = n - sum(present(e) for e in pagemap(a, n))
-    bad = sum(1 for i in range(n) if m[i * PAGE:(i + 1) * PAGE] != pattern(i))
-    print("pages=%d unmapped=%d bad=%d order4=%d" % (
-        n, gone, bad, delta(c0, c1, "unmap_batch_order4")))
+    bad = sum(1 for i in range(n) if m[i * PAGE:(i + 1) * PAGE] != want(i))
+    print("pages=%d unmapped=%d bad=%d order4=%d small=%d tracked=%d" % (
+        n, gone, bad, delta(c0, c1, "unmap_batch_order4"),
+        delta(c0, c1, "unmap_nobatch_small"),
+        delta(c0, c1, "fa_unmap_young_ptes", "fa_unmap_old_ptes")))
 
 
 def case_lazyfree():
+    # clear_refs "1" does not flush the TLB (x86 clears accessed bits
+    # without one): the pages are read again on another CPU, whose TLB
+    # never held them, so the CPU sets their accessed bits again
+    cpus = sorted(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpus[0]})
     blk = 64 << 10
     size = 1 << 20
     n = size // PAGE
     raw = mmap.mmap(-1, size + blk, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
                     mmap.PROT_READ | mmap.PROT_WRITE)
+    madvise(raw, MADV_DONTFORK)         # a VMA of its own in smaps
     off = -addr_of(raw) % blk
     a = addr_of(raw) + off
     for i in range(n):
@@ -181,22 +213,150 @@ def case_lazyfree():
     with open("/proc/self/clear_refs", "w") as f:
         f.write("4")                    # soft-dirty clear: every PTE read-only
     per = blk // PAGE
+    first = [i for i in range(n) if i % per < per // 2]
     for i in range(n):
         if i % per < per // 2:
             raw[off + i * PAGE] = 2     # first half: writable, dirty again
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("1")                    # every PTE old ...
+    os.sched_setaffinity(0, {cpus[-1]})
+    for i in first:
+        if i % per:
+            raw[off + i * PAGE]         # ... but those read again
     c0 = counters()
     madvise(raw, MADV_PAGEOUT, off, size)
     c1 = counters()
+    young = referenced_kb(addr_of(raw)) // 4
     pm = pagemap(a, n)
     second = [i for i in range(n) if i % per >= per // 2]
     sd_leak = sum(soft_dirty(pm[i]) for i in second)
     mapped = sum(present(pm[i]) for i in second)
+    first_sd = sum(soft_dirty(pm[i]) for i in first)
+    lost = sum(1 for i in first if raw[off + i * PAGE] != 2)
     f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for i in first:
+        raw[off + i * PAGE] = 4         # put back writable: no fault
+    f1 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     for i in range(0, n, per):
         raw[off + (i + per // 2) * PAGE] = 3    # read-only PTE: one fault each
-    f1 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-    print("folios=%d second_half_mapped=%d soft_dirty_leaked=%d write_faults=%d restored=%d" % (
-        n // per, mapped, sd_leak, f1 - f0, delta(c0, c1, "unmap_restored_ptes")))
+    f2 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    print("folios=%d second_half_mapped=%d soft_dirty_leaked=%d write_faults=%d "
+          "restored=%d lost=%d first_soft_dirty=%d rewrite_faults=%d small=%d "
+          "young=%d" % (
+              n // per, mapped, sd_leak, f2 - f1,
+              delta(c0, c1, "unmap_restored_ptes"), lost, first_sd, f1 - f0,
+              delta(c0, c1, "unmap_nobatch_small"), young))
+
+
+def referenced_kb(start):
+    """smaps' Referenced of the VMA that starts at start: its young PTEs
+    (PG_referenced and the idle flag aside, which MADV_PAGEOUT clears)."""
+    found = False
+    with open("/proc/self/smaps") as f:
+        for line in f:
+            k = line.split()
+            if "-" in k[0] and ":" not in k[0]:
+                found = int(k[0].split("-")[0], 16) == start
+            elif found and k[0] == "Referenced:":
+                return int(k[1])
+    return -1
+
+
+def case_swap():
+    """Order-0 anon pages swapped out: soft-dirty goes into the swap
+    entries of the pages written since clear_refs, and only theirs."""
+    n = 256
+    m = mmap.mmap(-1, n * PAGE, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
+                  mmap.PROT_READ | mmap.PROT_WRITE)
+    for i in range(n):
+        m[i * PAGE] = 1
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("4")                    # soft-dirty clear
+    for i in range(0, n, 2):
+        m[i * PAGE] = 2                 # even pages soft-dirty again
+    c0 = counters()
+    madvise(m, MADV_PAGEOUT)
+    c1 = counters()
+    pm = pagemap(addr_of(m), n)
+    swapped = [i for i in range(n) if not present(pm[i]) and (pm[i] >> 62) & 1]
+    print("pages=%d swapped=%d even=%d sd_even=%d sd_odd=%d small=%d" % (
+        n, len(swapped), sum(1 for i in swapped if i % 2 == 0),
+        sum(1 for i in swapped if i % 2 == 0 and soft_dirty(pm[i])),
+        sum(1 for i in swapped if i % 2 and soft_dirty(pm[i])),
+        delta(c0, c1, "unmap_nobatch_small")))
+
+
+def case_tlb(kind, path=None):
+    """A missing TLB flush, seen through the test box's own TLB: read
+    every page (the CPU caches read-only translations), MADV_PAGEOUT (a
+    clean folio is freed), then give the pages new contents by another
+    way (a zero-fill for lazyfree, pwrite() to the file or, for shmem, to
+    /proc/self/mem) and
+    read them through the mapping again.  A translation that outlived its
+    PTE reads the freed page: stale = pages that do not read the new
+    contents."""
+    n = 256
+    size = n * PAGE
+    blk = 64 << 10
+    if kind == "lazyfree":
+        raw = mmap.mmap(-1, size + blk, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
+                        mmap.PROT_READ | mmap.PROT_WRITE)
+        off = -addr_of(raw) % blk
+        for i in range(n):
+            raw[off + i * PAGE:off + (i + 1) * PAGE] = pattern(i)
+        madvise(raw, MADV_FREE, off, size)   # clean: discarded, not kept
+        m = raw
+    else:
+        if kind == "shmem":
+            # anon shmem (the test sets its folio size); its pages get new
+            # contents through /proc/self/mem, a fault of their own
+            fd = os.open("/proc/self/mem", os.O_RDWR)
+            m = mmap.mmap(-1, size, mmap.MAP_SHARED,
+                          mmap.PROT_READ | mmap.PROT_WRITE)
+        else:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+            for i in range(n):
+                os.pwrite(fd, pattern(i), i * PAGE)
+            os.fsync(fd)                    # clean page cache
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            m = mmap.mmap(fd, size, mmap.MAP_SHARED,
+                          mmap.PROT_READ | mmap.PROT_WRITE)
+        off = 0
+    a = addr_of(m) + off
+    for i in range(n):
+        m[off + i * PAGE]               # read: cached translations
+    pfn0 = [pfn(e) for e in pagemap(a, n)]
+    c0 = counters()
+    madvise(m, MADV_PAGEOUT, off, size)
+    c1 = counters()
+    gone = n - sum(present(e) for e in pagemap(a, n))
+    if kind == "shmem":
+        # the freed folios split again in the same order would come back
+        # at the same offsets, where a stale translation reads the right
+        # page: another shared mapping takes them first
+        soak = mmap.mmap(-1, 2 * size, mmap.MAP_SHARED,
+                         mmap.PROT_READ | mmap.PROT_WRITE)
+        for i in range(2 * n):
+            soak[i * PAGE] = 0xaa
+    if kind == "lazyfree":
+        def want(i):
+            return bytes(PAGE)
+    else:
+        def want(i):
+            return pattern(n + i)
+        base = addr_of(m) if kind == "shmem" else 0
+        for i in range(n):
+            os.pwrite(fd, want(i), base + i * PAGE)
+    stale = sum(1 for i in range(n)
+                if m[off + i * PAGE:off + (i + 1) * PAGE] != want(i))
+    # a page back at its old physical address would hide a stale read
+    moved = sum(1 for p0, e in zip(pfn0, pagemap(a, n)) if pfn(e) != p0)
+    print("pages=%d unmapped=%d stale=%d moved=%d batches=%d small=%d "
+          "young=%d old=%d" % (
+        n, gone, stale, moved, delta(c0, c1, "unmap_batches"),
+        delta(c0, c1, "unmap_nobatch_small"),
+        delta(c0, c1, "fa_unmap_young_ptes"),
+        delta(c0, c1, "fa_unmap_old_ptes")))
 
 
 def case_pager(path, seconds):
@@ -328,6 +488,10 @@ if __name__ == "__main__":
         case_dirty()
     elif case == "lazyfree":
         case_lazyfree()
+    elif case == "swap":
+        case_swap()
+    elif case == "tlb":
+        case_tlb(*sys.argv[2:])
     elif case == "single":
         case_single(sys.argv[2])
     elif case == "near":
