@@ -3,9 +3,9 @@
 #
 # test-lanes.sh - the lanes outside CI (tests/lanes.sh): the hash of a
 # lane's inputs follows exactly its input files, a recorded run reads as
-# fresh until an input changes and then as stale since that commit; and
-# "fresh" fails a stale lane (what CI will enforce for the mutation lane
-# once it has a recorded run with an inputs hash).
+# fresh until an input changes and then as stale since that commit, and
+# "fresh" fails a stale lane.  Then the check CI enforces: the mutation
+# lane's last recorded run is fresh for this tree.
 . "$(dirname "$0")/lib-host.sh"
 
 c=$w/clone
@@ -46,4 +46,15 @@ if fresh; then
 	not_ok "lanes: ... which 'fresh' reports as a failure" "exit 0"
 else
 	ok "lanes: ... which 'fresh' reports as a failure"
+fi
+
+# The one lane CI enforces (docs/testing.md, "Lanes outside CI"): the
+# mutation lane's last recorded run must have seen this tree's module,
+# guest tests and mutants.
+cd "$repo" || exit 1
+if out=$(tests/lanes.sh status mutants); then
+	ok "lanes: the mutation lane's last run describes this tree ($out)"
+else
+	not_ok "lanes: the mutation lane's last run describes this tree" \
+		"$out: run make check-mutants and commit its row with the change"
 fi
