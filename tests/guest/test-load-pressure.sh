@@ -54,7 +54,9 @@ s0=$(pgsteal)
 check "load-pressure: the memcg reclaims before the load (pgsteal $s0)" test "${s0:-0}" -gt 20000
 
 t0=$(now_ms)
-"$FT_CLI" load -t "$bound" > "$w/load.out" 2> "$w/load.err"
+# FT_KO: the module built for the booted kernel (the debug lane's is not
+# the tree's module/foliotune.ko, which load finds without a path)
+"$FT_CLI" load -t "$bound" "$FT_KO" > "$w/load.out" 2> "$w/load.err"
 rc=$?
 t1=$(now_ms)
 sed 's/^/# load: /' "$w/load.err" "$w/load.out"
