@@ -74,16 +74,15 @@ not_ok() { FAIL=$((FAIL + 1)); echo "not ok - $1 # $2"; }
 skip()   { SKIPPED=$((SKIPPED + 1)); echo "ok - $1 # SKIP $2"; }
 diag()   { echo "# $*"; }
 
-# flip_start: flip unmap_batch every FLIP_MS until flip_stop.  The count
+# flip_start [FIRST]: flip unmap_batch every FLIP_MS, starting with FIRST
+# (default 0), until flip_stop.  The count
 # goes to a file at every flip (renamed into place: the kill may land
 # mid-write).  A TERM trap that wrote it once could fire while bash parsed
 # a $(...) in the loop, which bash then reports as "unexpected EOF" and
 # loses the count.
 flip_start() {
 	(
-		# a random first value: a run whose unmaps all fall into one
-		# window (one short case) gets either mode
-		n=0 v=$((RANDOM % 2))
+		n=0 v=${1:-0}
 		interval=$(awk -v ms="$FLIP_MS" 'BEGIN { printf "%.3f", ms / 1000 }')
 		while :; do
 			echo $v >"$KNOB" || exit 1
@@ -351,7 +350,9 @@ if [[ -d $DBG && -w $KNOB && -r $VMSTAT ]]; then
 	# shown are those of the first run that failed a case, or of the last.
 	b_all=0 off_all=0 flips=0
 	for attempt in 1 2 3 4 5; do
-		flip_start
+		# each run starts with the other value: a run whose unmaps
+		# all come in one window gets the other mode the next time
+		flip_start $((attempt % 2))
 		pass_start
 		p0=$PASS f0=$FAIL s0=$SKIPPED
 		run_integrity flip flip >"$TMP/flip.out"
