@@ -299,7 +299,7 @@ DEBUG_MAKE = $(MAKE) --no-print-directory FT_DEBUG_LANE=1
 debug-kernel:
 	tests/debug-kernel/build.sh
 
-check-debug: debug-kernel cli progs tools
+check-debug: debug-kernel cli progs tools mm-selftests
 	$(DEBUG_MAKE) debug-verified-current
 	$(DEBUG_MAKE) debug-modules
 	$(DEBUG_MAKE) debug-run
