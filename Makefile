@@ -474,7 +474,7 @@ bench-box:
 	tests/box/bench.sh
 
 clean:
-	-$(MAKE) -C $(KDIR) M=$(CURDIR)/module FT_KCOPY=$(KCOPY) clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/module clean
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/modules clean
 	-$(MAKE) -C userspace clean
 	-$(MAKE) -C tests/progs clean
