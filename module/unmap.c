@@ -40,9 +40,10 @@
  *                        and a failed hugetlb vma trylock touch no PTE; the
  *                        "cannot happen" swapbacked != swapcache abort leaves
  *                        its PTE cleared and uncounted, as stock does.
- *                        hugetlb huge_pmd_unshare() (walk_done) and the
- *                        PMD-level unmap by split_huge_pmd_locked() count no
- *                        PTE.
+ *                        hugetlb huge_pmd_unshare() (walk_done), the
+ *                        PMD-level unmap by split_huge_pmd_locked() and, in
+ *                        the copies of 6.12.111 to 6.12.116, by
+ *                        unmap_huge_pmd_locked() (walk_done) count no PTE.
  * Identities, exact when read while no try_to_unmap_one() runs (per-cpu
  * counters are summed without a lock and a run bumps several of them):
  *   (1) sum(unmap_nobatch_*) == unmap_single_ptes

@@ -140,10 +140,17 @@ the copies again, with every check above.  Review the patch and the
 A source whose code differs in meaning gets a variant: a patch of its own
 in module/kcopy/, reviewed against that source and kept as small as the
 difference allows, named in patches.list with the first upstream version
-it serves.  Today patches.list has one line, foliotune.patch from 6.12.117
-on; sources before 6.12.117 (`try_to_unmap_one()` still calls
-`unmap_huge_pmd_locked()`, older dirty/soft-dirty handling) are refused
-until their variant exists.
+it serves.  Measured on 2026-12-03 with `make kcopy` on all 13 source
+versions of the 26 non-RT builds from 6.12.107 on:
+
+| sources | foliotune.patch | the copies, against 6.12.118-1's |
+|---|---|---|
+| 6.12.117-1, 6.12.118-1 (and their `~deb12u1`) | applies, no fuzz | identical |
+| 6.12.111-1 to 6.12.116-1 (8 versions: 111, 113, 115, 115-2, 116, the `~deb12u1` ones) | applies, no fuzz; the same marked changes | 4 lines more: the build's own `unmap_huge_pmd_locked()` call in `try_to_unmap_one()`'s PMD branch (gone from 6.12.117 on), which none of foliotune's changes touches; the module reaches it by livepatch relocation (klp-symbols.list) |
+| 6.12.107-1 (and `~deb12u1`) | 3 of 19 hunks fail | a variant: `try_to_unmap_one()` there takes `pteval` only from clearing the PTE and marks the folio dirty after the branches (no PFN-swap PTE handling), so the run decision, the batched clear branch and the restore path need reworked hunks |
+
+So patches.list names foliotune.patch from 6.12.111 on, and 6.12.107 is
+refused until its variant exists.
 
 ## What it costs (measured 2026-12-01, shared 2-core host, TCG)
 

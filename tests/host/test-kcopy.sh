@@ -90,7 +90,7 @@ else
 fi
 
 fake
-sed -i 's/^SUBLEVEL = .*/SUBLEVEL = 111/' "$w/src/Makefile"
+sed -i 's/^SUBLEVEL = .*/SUBLEVEL = 107/' "$w/src/Makefile"
 if ! gen "$w/src" && [[ $out == *"no patch in module/kcopy/patches.list fits"* ]]; then
 	ok "kcopy: a source older than every patch is refused"
 else
