@@ -147,10 +147,13 @@ versions of the 26 non-RT builds from 6.12.107 on:
 |---|---|---|
 | 6.12.117-1, 6.12.118-1 (and their `~deb12u1`) | applies, no fuzz | identical |
 | 6.12.111-1 to 6.12.116-1 (8 versions: 111, 113, 115, 115-2, 116, the `~deb12u1` ones) | applies, no fuzz; the same marked changes | 4 lines more: the build's own `unmap_huge_pmd_locked()` call in `try_to_unmap_one()`'s PMD branch (gone from 6.12.117 on), which none of foliotune's changes touches; the module reaches it by livepatch relocation (klp-symbols.list) |
-| 6.12.107-1 (and `~deb12u1`) | 3 of 19 hunks fail | a variant: `try_to_unmap_one()` there takes `pteval` only from clearing the PTE and marks the folio dirty after the branches (no PFN-swap PTE handling), so the run decision, the batched clear branch and the restore path need reworked hunks |
+| 6.12.107-1 (and `~deb12u1`) | 3 of 19 hunks fail | from the variant foliotune-6.12.107.patch: `try_to_unmap_one()` there takes `pteval` only from clearing the PTE and marks the folio dirty after the branches (no PFN-swap PTE handling yet); the variant differs from foliotune.patch in those 3 hunks only (the PTE read once for the run decision, the batched branch without its own dirty marking, one restore count), about 20 changed lines |
 
-So patches.list names foliotune.patch from 6.12.111 on, and 6.12.107 is
-refused until its variant exists.
+So patches.list names foliotune-6.12.107.patch for 6.12.107 and
+foliotune.patch from 6.12.111 on.  The module compiles for 6.12.107 and
+6.12.111 of both suites (every non-exported symbol it reaches is in
+klp-symbols.list); the binary and boot stages of `make verify-kernel` are
+what proves each build.
 
 ## What it costs (measured 2026-12-01, shared 2-core host, TCG)
 

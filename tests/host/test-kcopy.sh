@@ -90,7 +90,7 @@ else
 fi
 
 fake
-sed -i 's/^SUBLEVEL = .*/SUBLEVEL = 107/' "$w/src/Makefile"
+sed -i 's/^SUBLEVEL = .*/SUBLEVEL = 106/' "$w/src/Makefile"
 if ! gen "$w/src" && [[ $out == *"no patch in module/kcopy/patches.list fits"* ]]; then
 	ok "kcopy: a source older than every patch is refused"
 else
@@ -122,4 +122,19 @@ elif ! gen "$w/repo" "$ksrc" && [[ $out == *"outside the definitions"* ]]; then
 	ok "kcopy: a change outside the copied definitions fails"
 else
 	not_ok "kcopy: a change outside the copied definitions fails" "$out"
+fi
+
+# Every source in the kernel cache (all from 6.12.107 on) makes its copies
+# with the patch patches.list picks for it.
+cache=${FT_CACHE:-/var/cache/foliotune}
+n=0 bad=""
+for s in "$cache"/linux-source/*/.version; do
+	[ -e "$s" ] || continue
+	n=$((n + 1))
+	gen "$(dirname "$s")" || bad="$bad $(cat "$s")"
+done
+if [ -z "$bad" ] && [ "$n" -gt 0 ]; then
+	ok "kcopy: every cached source makes its copies ($n sources)"
+else
+	not_ok "kcopy: every cached source makes its copies ($n sources)" "failed:${bad:- none cached}"
 fi
