@@ -505,5 +505,7 @@ help:
 	@echo '  FT_TEST_BOX=1 make check-box / bench-box   the suites / benchmarks on this machine (root; docs/own-box.md)'
 	@echo '  make check-box-proof  install, check-box, bench-box inside the QEMU box from a clean copy (30-55 min TCG)'
 	@echo '  make verify-kernel [KVER=...]  prove foliotune on a kernel build, write module/verified/KVER.h (docs/kernels.md)'
+	@echo '  make kcopy [KVER=...]  the copied kernel code, made from the build'"'"'s source with module/kcopy/'"'"'s patch: where to read it'
+	@echo '  make kcopy-refresh [KVER=...]  after editing build/kcopy/KVER/b/: the patch again, then the copies'
 	@echo '  make kernels-newer    the registry'"'"'s Debian 6.12 builds newer than the newest verified ones'
 	@echo '  make clean'

@@ -266,5 +266,5 @@ static __always_inline void ft_fa_account(struct ft_fa_pcpu *c,
 	c->hi = lo + nr;
 }
 
-/* set_pte_range() of this build, as module/kcopy/foliotune.patch makes it */
+/* set_pte_range() of this build, with foliotune's patch (module/kcopy/) */
 #include "kcopy-gen/set_pte_range.c"

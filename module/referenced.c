@@ -4,11 +4,11 @@
  *
  * foliotune_folio_referenced_one() is folio_referenced_one() of mm/rmap.c
  * with every branch kept (mlock, exiting mm, MGLRU, PTE, PMD), made from the
- * build's own source with module/kcopy/foliotune.patch
+ * build's own source with the patch module/kcopy/patches.list picks
  * (kcopy-gen/folio_referenced_one.c, included below; make kcopy shows it).
- * Every change is marked "foliotune:".  With
- * referenced_batch=0 every iteration takes nr = 1, and then the function is
- * the stock one: "pra->mapcount -= 1" is "pra->mapcount--".
+ * Every change is marked "foliotune:".  With referenced_batch=0 every
+ * iteration takes nr = 1, and then the function is the stock one:
+ * "pra->mapcount -= 1" is "pra->mapcount--".
  *
  * What is batched (docs/batching.md, "Reference checks"): a run of present
  * PTEs mapping consecutive pages of one large, non-hugetlb folio, inside one
@@ -196,7 +196,7 @@ static void ft_referenced_account(unsigned int nr, enum foliotune_counter why,
 		ft_count(FT_referenced_batch_order0);
 }
 
-/* folio_referenced_one() of this build, as module/kcopy/foliotune.patch makes it */
+/* folio_referenced_one() of this build, with foliotune's patch (module/kcopy/) */
 #include "kcopy-gen/folio_referenced_one.c"
 
 static u64 ft_referenced_batch_get(struct ft_knob *knob)

@@ -5,13 +5,14 @@
  * foliotune_try_to_unmap_one() is try_to_unmap_one() of mm/rmap.c with
  * every branch kept (hugetlb, HWPoison, mlock, PMD split, device-exclusive,
  * uffd-wp, anon swap, lazyfree, file), made from the build's own source
- * with module/kcopy/foliotune.patch (kcopy-gen/try_to_unmap_one.c, included
- * below; make kcopy shows it).  Every change is marked "foliotune:".  With
- * unmap_batch=0 every iteration takes nr = 1, and with
- * nr = 1 each changed line reduces to the stock call: folio_remove_rmap_ptes
- * (.., 1, ..) is what the folio_remove_rmap_pte() macro expands to,
- * folio_put_refs(folio, 1) is folio_put(folio), add_mm_counter(mm, m, -1)
- * is dec_mm_counter(mm, m); the batched clear/flush branch is not entered.
+ * with the patch module/kcopy/patches.list picks (kcopy-gen/
+ * try_to_unmap_one.c, included below; make kcopy shows it).  Every change
+ * is marked "foliotune:".  With unmap_batch=0 every iteration takes nr = 1,
+ * and with nr = 1 each changed line reduces to the stock call:
+ * folio_remove_rmap_ptes(.., 1, ..) is what the folio_remove_rmap_pte()
+ * macro expands to, folio_put_refs(folio, 1) is folio_put(folio),
+ * add_mm_counter(mm, m, -1) is dec_mm_counter(mm, m); the batched
+ * clear/flush branch is not entered.
  *
  * What is batched (see docs/batching.md): present PTEs mapping consecutive
  * pages of one large, non-hugetlb folio that is a file/shmem folio or a
@@ -252,7 +253,7 @@ static void ft_account_run(int nr, enum foliotune_counter why)
 		ft_count(FT_unmap_batch_order0);
 }
 
-/* try_to_unmap_one() of this build, as module/kcopy/foliotune.patch makes it */
+/* try_to_unmap_one() of this build, with foliotune's patch (module/kcopy/) */
 #include "kcopy-gen/try_to_unmap_one.c"
 
 static u64 ft_unmap_batch_get(struct ft_knob *knob)
