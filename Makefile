@@ -61,6 +61,8 @@ VMRUN := tests/vm/vmrun.sh -k $(KVER) -K $(DEBUG_DIR)/vmlinuz -M $(DEBUG_MODULES
 $(KDIR)/Makefile:
 	$(error debug kernel not built in $(DEBUG_DIR): make debug-kernel)
 DEBUG_KALLSYMS_DEP := $(DEBUG_DIR)/vmlinuz
+# the copied kernel code comes from the tree the debug kernel is built from
+KCOPY_KSRC := $(or $(FT_DEBUG_KSRC),$(FT_CACHE)/linux-source-6.12)
 endif
 KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
 
@@ -83,7 +85,8 @@ export KVER KDIR KSRC FT_CACHE
 	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc check-box bench-box check-box-proof \
 	debug-kernel check-debug check-debug-catches debug-modules debug-break-rmap debug-verified \
 	debug-verified-current debug-run debug-catches check-mutants mutant-module \
-	verify-kernel verify-module kernel-module modules-all check-kernels kernels-doc kernels-newer
+	verify-kernel verify-module kernel-module modules-all check-kernels kernels-doc kernels-newer \
+	kcopy kcopy-refresh
 
 all: module cli progs tools test-modules
 
@@ -152,8 +155,36 @@ define klp_convert
 	fi
 endef
 
-module: module/verified/$(KVER).h $(KDIR)/Makefile $(KLP_SYMVERS)
-	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(CURDIR)/module KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) modules
+# The kernel code foliotune copies (module/kcopy/sources.list), made from
+# KVER's own linux-source (fetched into the kernel cache on first use) with
+# module/kcopy/'s patch by scripts/kernels/kcopy.py: $(KCOPY)/kcopy-gen/*.c,
+# which module/ #includes.  Never written into module/.  make kcopy shows it.
+KCOPY := $(BUILD)/kcopy/$(KVER)
+KCOPY_INPUTS := module/kcopy/sources.list module/kcopy/patches.list \
+	$(wildcard module/kcopy/*.patch) scripts/kernels/kcopy.py
+$(KCOPY)/patch: $(KCOPY_INPUTS)
+	@src='$(KCOPY_KSRC)'; \
+	if [ -z "$$src" ]; then \
+		src=$$(scripts/kernels/fetch.sh $(KVER) --path source) && \
+		{ [ -e "$$src/.version" ] || scripts/kernels/fetch.sh $(KVER) source; }; \
+	fi && python3 scripts/kernels/kcopy.py $(CURDIR) "$$src" $(KCOPY)
+
+kcopy: $(KCOPY)/patch
+	@echo "$(KVER): module/kcopy/$$(cat $(KCOPY)/patch), no fuzz"
+	@echo "  compiled copies:     $(KCOPY)/kcopy-gen/*.c"
+	@echo "  per definition:      $(KCOPY)/deviations.diff"
+	@echo "  kernel files, as the source has them and patched: $(KCOPY)/a/ $(KCOPY)/b/"
+
+# After editing the patched kernel files in $(KCOPY)/b/: the patch (the one
+# patches.list picks for KVER) as their difference to the source, then the
+# copies again from it.
+kcopy-refresh:
+	@test -d $(KCOPY)/b || { echo "no $(KCOPY)/b: make kcopy KVER=$(KVER) first"; exit 1; }
+	python3 scripts/kernels/kcopy.py --refresh $(CURDIR) $(KCOPY)
+	@$(MAKE) --no-print-directory kcopy
+
+module: module/verified/$(KVER).h $(KDIR)/Makefile $(KLP_SYMVERS) $(KCOPY)/patch
+	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(CURDIR)/module FT_KCOPY=$(KCOPY) KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) modules
 	@$(call klp_convert,module/foliotune.ko)
 
 # The CLI names the build it serves (FOLIOTUNE_KVER); exported so that the
@@ -185,22 +216,24 @@ tests/tools/%: tests/tools/%.c
 # fresh copy of module/ in DIR, with PATCH (a diff of module/: -p2 in the
 # flat copy) applied: TEST-ONLY variants (tests/inject/, tests/mutants/)
 # and the debug-kernel lane's build.  Never a change to module/ itself.
+# KVER's copied kernel code is in the copy as kcopy-gen/ (a PATCH names it
+# module/kcopy-gen/NAME.c).
 define build_module_copy
 	rm -rf $(1)
 	mkdir -p $(1)
 	cp module/*.c module/*.h module/Kbuild $(1)/
-	cp -r module/verified module/kcopy $(1)/
+	cp -r module/verified module/kcopy $(KCOPY)/kcopy-gen $(1)/
 	cp $(KLP_LIST) $(1)/
 	$(if $(3),patch -s -p2 -F0 --no-backup-if-mismatch -d $(1) < $(3))
 	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(1) FT_INCLUDE=$(CURDIR)/include \
-		KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) $(2) modules
+		FT_KCOPY=$(1) KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) $(2) modules
 	@$(call klp_convert,$(1)/foliotune.ko)
 endef
 
 # Test-only modules: the WARN_ON module for the console-gate self-test, a
 # copy of foliotune that expects another kernel build, and one whose init
 # steps fail on demand (insmod ... fail_at=STEP, tests/inject/).
-test-modules: $(KDIR)/Makefile $(KLP_SYMVERS)
+test-modules: $(KDIR)/Makefile $(KLP_SYMVERS) $(KCOPY)/patch
 	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(CURDIR)/tests/modules modules
 	$(call build_module_copy,$(BUILD)/wrong-build,FT_TEST_WRONG_BUILD=1)
 	$(call build_module_copy,$(BUILD)/inject,,tests/inject/load-failures.patch)
@@ -217,7 +250,7 @@ check-mutants: all
 	-$(MAKE) -k --no-print-directory $(addprefix mutant-,$(MUTANTS))
 	FT_MUTANTS_RECORD=1 tests/mutants/run.sh $(MUTANTS)
 
-mutant-%: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
+mutant-%: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS) $(KCOPY)/patch
 	@test -r tests/mutants/$*.patch || { echo "no tests/mutants/$*.patch"; exit 1; }
 	if grep -q '^+++ b/userspace/' tests/mutants/$*.patch; then \
 		rm -rf $(BUILD)/mutants/$* && mkdir -p $(BUILD)/mutants/$*/userspace && \
@@ -247,10 +280,10 @@ verify-kernel: cli progs tools
 	scripts/kernels/verify.sh $(KVER)
 
 # The module against verify-kernel's candidate header (FT_VERIFY_HEADER).
-verify-module: $(KDIR)/Makefile $(KLP_SYMVERS)
+verify-module: $(KDIR)/Makefile $(KLP_SYMVERS) $(KCOPY)/patch
 	$(call build_module_copy,$(BUILD)/verify/$(KVER)/module,FT_VERIFIED_HEADER=$(FT_VERIFY_HEADER))
 
-kernel-module: module/verified/$(KVER).h $(KDIR)/Makefile $(KLP_SYMVERS)
+kernel-module: module/verified/$(KVER).h $(KDIR)/Makefile $(KLP_SYMVERS) $(KCOPY)/patch
 	$(call build_module_copy,$(BUILD)/modules/$(KVER),)
 
 modules-all:
@@ -281,8 +314,9 @@ KERNEL_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c module/*.h module/*/
 	module/*/*.c tests/modules/*.c))
 
 # include/foliotune.h is X-macros by design (one source of truth for names).
-check-style: ksrc
-	$(CHECKPATCH) -f $(KERNEL_SOURCES)
+# The copied kernel code is checked as the default build compiles it.
+check-style: ksrc $(KCOPY)/patch
+	$(CHECKPATCH) -f $(KERNEL_SOURCES) $(KCOPY)/kcopy-gen/*.c
 	$(CHECKPATCH) --ignore COMPLEX_MACRO -f include/foliotune.h
 
 check-host:
@@ -310,7 +344,7 @@ check-debug-catches: debug-kernel cli progs tools
 	$(DEBUG_MAKE) debug-catches
 
 # The inner targets of the lane (FT_DEBUG_LANE=1).
-debug-modules: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
+debug-modules: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS) $(KCOPY)/patch
 	$(call build_module_copy,$(BUILD)/module,)
 	$(call build_module_copy,$(BUILD)/wrong-build,FT_TEST_WRONG_BUILD=1)
 	$(call build_module_copy,$(BUILD)/inject,,tests/inject/load-failures.patch)
@@ -318,7 +352,7 @@ debug-modules: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
 	cp tests/modules/*.c tests/modules/Kbuild $(BUILD)/tests-modules/
 	$(MAKE) -C $(KDIR) M=$(BUILD)/tests-modules modules
 
-debug-break-rmap: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS)
+debug-break-rmap: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS) $(KCOPY)/patch
 	$(call build_module_copy,$(BUILD)/break-rmap,,tests/mutants/break-rmap.patch)
 
 # module/verified/REL.h for the debug kernel, from its kallsyms (the copied
@@ -472,5 +506,7 @@ help:
 	@echo '  FT_TEST_BOX=1 make check-box / bench-box   the suites / benchmarks on this machine (root; docs/own-box.md)'
 	@echo '  make check-box-proof  install, check-box, bench-box inside the QEMU box from a clean copy (30-55 min TCG)'
 	@echo '  make verify-kernel [KVER=...]  prove foliotune on a kernel build, write module/verified/KVER.h (docs/kernels.md)'
+	@echo '  make kcopy [KVER=...]  the copied kernel code, made from the build'"'"'s source with module/kcopy/'"'"'s patch: where to read it'
+	@echo '  make kcopy-refresh [KVER=...]  after editing build/kcopy/KVER/b/: the patch again, then the copies'
 	@echo '  make kernels-newer    the registry'"'"'s Debian 6.12 builds newer than the newest verified ones'
 	@echo '  make clean'

@@ -71,6 +71,13 @@ void folio_remove_rmap_ptes(struct folio *folio, struct page *page,
 void split_huge_pmd_locked(struct vm_area_struct *vma, unsigned long address,
 			   pmd_t *pmd, bool freeze, struct folio *folio);
 
+/*
+ * mm/huge_memory.c:3151, include/linux/huge_mm.h:474 (6.12.118); called by
+ * try_to_unmap_one() of 6.12.111 to 6.12.116 only, so by their copies.
+ */
+bool unmap_huge_pmd_locked(struct vm_area_struct *vma, unsigned long addr,
+			   pmd_t *pmdp, struct folio *folio);
+
 /* mm/pgtable-generic.c:94, include/linux/pgtable.h:798 */
 extern pte_t ptep_clear_flush(struct vm_area_struct *vma,
 			      unsigned long address,

@@ -3,12 +3,12 @@
  * referenced.c - batched folio_referenced_one(), the livepatch replacement.
  *
  * foliotune_folio_referenced_one() is folio_referenced_one() of mm/rmap.c
- * (lines 843-945 of linux-source-6.12 6.12.117-1~deb12u1) with every branch
- * kept (mlock, exiting mm, MGLRU, PTE, PMD).  Every change is marked
- * "foliotune:"; scripts/kernels/verify.sh proves the function equal, those
- * changes aside, to the source of every build in module/verified/.  With
- * referenced_batch=0 every iteration takes nr = 1, and then the function is
- * the stock one: "pra->mapcount -= 1" is "pra->mapcount--".
+ * with every branch kept (mlock, exiting mm, MGLRU, PTE, PMD), made from the
+ * build's own source with the patch module/kcopy/patches.list picks
+ * (kcopy-gen/folio_referenced_one.c, included below; make kcopy shows it).
+ * Every change is marked "foliotune:".  With referenced_batch=0 every
+ * iteration takes nr = 1, and then the function is the stock one:
+ * "pra->mapcount -= 1" is "pra->mapcount--".
  *
  * What is batched (docs/batching.md, "Reference checks"): a run of present
  * PTEs mapping consecutive pages of one large, non-hugetlb folio, inside one
@@ -196,145 +196,8 @@ static void ft_referenced_account(unsigned int nr, enum foliotune_counter why,
 		ft_count(FT_referenced_batch_order0);
 }
 
-/*
- * arg: folio_referenced_arg will be passed
- *
- * foliotune: mm/rmap.c:843-945, renamed and made global: it replaces the
- * static folio_referenced_one() through livepatch.
- */
-bool foliotune_folio_referenced_one(struct folio *folio,
-		struct vm_area_struct *vma, unsigned long address, void *arg)
-{
-	struct folio_referenced_arg *pra = arg;
-	DEFINE_FOLIO_VMA_WALK(pvmw, folio, vma, address, 0);
-	int referenced = 0;
-	unsigned long start = address, ptes = 0;
-	/* foliotune: knob read once per call, and the state of one iteration */
-	const bool batch = READ_ONCE(foliotune_referenced_batch);
-	enum foliotune_counter why;
-	unsigned int nr, young;
-	int before;
-	bool run_young;
-
-	ft_count(FT_referenced_calls);	/* foliotune */
-
-	while (page_vma_mapped_walk(&pvmw)) {
-		address = pvmw.address;
-
-		if (vma->vm_flags & VM_LOCKED) {
-			if (!folio_test_large(folio) || !pvmw.pte) {
-				/* Restore the mlock which got missed */
-				mlock_vma_folio(folio, vma);
-				page_vma_mapped_walk_done(&pvmw);
-				pra->vm_flags |= VM_LOCKED;
-				return false; /* To break the loop */
-			}
-			/*
-			 * For large folio fully mapped to VMA, will
-			 * be handled after the pvmw loop.
-			 *
-			 * For large folio cross VMA boundaries, it's
-			 * expected to be picked  by page reclaim. But
-			 * should skip reference of pages which are in
-			 * the range of VM_LOCKED vma. As page reclaim
-			 * should just count the reference of pages out
-			 * the range of VM_LOCKED vma.
-			 */
-			ptes++;
-			pra->mapcount--;
-			/* foliotune: one PTE, never tested */
-			ft_referenced_account(1, FT_referenced_nobatch_mlock, 0);
-			continue;
-		}
-
-		/*
-		 * Skip the non-shared swapbacked folio mapped solely by
-		 * the exiting or OOM-reaped process. This avoids redundant
-		 * swap-out followed by an immediate unmap.
-		 */
-		if ((!atomic_read(&vma->vm_mm->mm_users) ||
-		    check_stable_address_space(vma->vm_mm)) &&
-		    folio_test_anon(folio) && folio_test_swapbacked(folio) &&
-		    !folio_likely_mapped_shared(folio)) {
-			pra->referenced = -1;
-			page_vma_mapped_walk_done(&pvmw);
-			return false;
-		}
-
-		/* foliotune: PTEs to test now; 1 = the stock code below */
-		nr = ft_referenced_pte_batch(folio, &pvmw, batch, &why);
-		young = 0;
-		before = referenced;
-
-		if (nr > 1) {
-			/*
-			 * foliotune: the PTE branch below for a run of nr
-			 * PTEs, then the walk goes on from the run's last PTE
-			 * (same page table, PTL still held), as upstream's
-			 * batched folio_referenced_one() does.
-			 */
-			young = ft_clear_flush_young_ptes_notify(vma, address,
-					pvmw.pte, nr, &run_young);
-			if (run_young)
-				referenced++;
-			pvmw.pte += nr - 1;
-			pvmw.address += (nr - 1) * PAGE_SIZE;
-		} else if (ft_lru_gen_enabled() && pvmw.pte) {
-			/* foliotune: was lru_gen_enabled() (static key) */
-			if (lru_gen_look_around(&pvmw))
-				referenced++;
-		} else if (pvmw.pte) {
-			if (ptep_clear_flush_young_notify(vma, address,
-						pvmw.pte))
-				referenced++;
-		} else if (IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE)) {
-			if (pmdp_clear_flush_young_notify(vma, address,
-						pvmw.pmd))
-				referenced++;
-		} else {
-			/* unexpected pmd-mapped folio? */
-			WARN_ON_ONCE(1);
-		}
-
-		pra->mapcount -= nr;	/* foliotune: was pra->mapcount-- */
-		/* foliotune: account the iteration */
-		if (nr == 1)
-			young = referenced - before;
-		ft_referenced_account(nr, why, young);
-	}
-
-	if ((vma->vm_flags & VM_LOCKED) &&
-			folio_test_large(folio) &&
-			folio_within_vma(folio, vma)) {
-		unsigned long s_align, e_align;
-
-		s_align = ALIGN_DOWN(start, PMD_SIZE);
-		e_align = ALIGN_DOWN(start + folio_size(folio) - 1, PMD_SIZE);
-
-		/* folio doesn't cross page table boundary and fully mapped */
-		if ((s_align == e_align) && (ptes == folio_nr_pages(folio))) {
-			/* Restore the mlock which got missed */
-			mlock_vma_folio(folio, vma);
-			pra->vm_flags |= VM_LOCKED;
-			return false; /* To break the loop */
-		}
-	}
-
-	if (referenced)
-		folio_clear_idle(folio);
-	if (folio_test_clear_young(folio))
-		referenced++;
-
-	if (referenced) {
-		pra->referenced++;
-		pra->vm_flags |= vma->vm_flags & ~VM_LOCKED;
-	}
-
-	if (!pra->mapcount)
-		return false; /* To break the loop */
-
-	return true;
-}
+/* folio_referenced_one() of this build, with foliotune's patch (module/kcopy/) */
+#include "kcopy-gen/folio_referenced_one.c"
 
 static u64 ft_referenced_batch_get(struct ft_knob *knob)
 {

@@ -57,9 +57,10 @@ fi
 
 [ "$on_box" = 1 ] && exit 0
 
-# Into the cache (each a no-op once there): KVER's image and headers, the
-# kernel tests/guest/reliability/wrongkernel.sh boots, a Debian 13 build root.
-"$here/kernels/fetch.sh" "$kver" image headers
+# Into the cache (each a no-op once there): KVER's image, headers and the
+# source files foliotune's copies are made from (make kcopy), the kernel
+# tests/guest/reliability/wrongkernel.sh boots, a Debian 13 build root.
+"$here/kernels/fetch.sh" "$kver" image headers source
 "$here/kernels/fetch.sh" "${FT_WRONG_KVER:-6.1.0-57-amd64}" image
 case "$kver" in
 *+deb13*) command -v gcc-14 >/dev/null || "$here/kernels/buildroot.sh" trixie ;;

@@ -4,13 +4,12 @@
  * set_pte_range() (module/faultaround.c) needs and that a module cannot
  * reach: both are static inlines of the .c file, absent from vmlinux.
  *
- * Copied from linux-source-6.12 6.12.117-1~deb12u1:
- *   mm/memory.c:112-124  vmf_orig_pte_uffd_wp()
- *   mm/memory.c:147-156  arch_wants_old_prefaulted_pte() (the generic
- *                        fallback; x86 does not define its own, so it is
- *                        "return false" here exactly as in vmlinux)
- * Names are kept (none clashes with a public header), so each block diffs
- * cleanly against the kernel.  Every deviation is marked "foliotune:".
+ * kcopy-gen/memory_static.c holds vmf_orig_pte_uffd_wp() and
+ * arch_wants_old_prefaulted_pte() (the generic fallback; x86 does not
+ * define its own, so it is "return false" here exactly as in vmlinux) as
+ * this build's mm/memory.c has them (scripts/kernels/kcopy.py, generated
+ * into build/kcopy/KVER/; module/kcopy/sources.list).  Names are kept (none
+ * clashes with a public header).
  */
 #ifndef FOLIOTUNE_KCOPY_MEMORY_STATIC_H
 #define FOLIOTUNE_KCOPY_MEMORY_STATIC_H
@@ -20,37 +19,11 @@
 #include <linux/swapops.h>
 #include <linux/userfaultfd_k.h>
 
-/* ---- mm/memory.c:112-124 ---- */
-
-/*
- * Return true if the original pte was a uffd-wp pte marker (so the pte was
- * wr-protected).
- */
-static __always_inline bool vmf_orig_pte_uffd_wp(struct vm_fault *vmf)
-{
-	if (!userfaultfd_wp(vmf->vma))
-		return false;
-	if (!(vmf->flags & FAULT_FLAG_ORIG_PTE_VALID))
-		return false;
-
-	return pte_marker_uffd_wp(vmf->orig_pte);
-}
-
-/* ---- mm/memory.c:147-156 ---- */
-
-#ifndef arch_wants_old_prefaulted_pte
-static inline bool arch_wants_old_prefaulted_pte(void)
-{
-	/*
-	 * Transitioning a PTE from 'old' to 'young' can be expensive on
-	 * some architectures, even if it's performed in hardware. By
-	 * default, "false" means prefaulted entries will be 'young'.
-	 */
-	return false;
-}
-#else
-/* foliotune: an architecture with its own version is not what we copied */
-#error "foliotune: copied from the generic arch_wants_old_prefaulted_pte()"
+/* The copy is the generic arch_wants_old_prefaulted_pte() (mm/memory.c). */
+#ifdef arch_wants_old_prefaulted_pte
+#error "foliotune: an architecture with its own arch_wants_old_prefaulted_pte()"
 #endif
+
+#include "kcopy-gen/memory_static.c"
 
 #endif /* FOLIOTUNE_KCOPY_MEMORY_STATIC_H */

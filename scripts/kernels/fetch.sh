@@ -176,6 +176,10 @@ source_files=(
 )
 
 fetch_source() {
+	# A source already cached needs no registry (make kcopy, make deps).
+	local have
+	have=$(pkg_version)
+	[ -n "$have" ] && [ -e "$cache/linux-source/$have/.version" ] && return
 	resolve
 	local dest=$cache/linux-source/$version
 	[ -e "$dest/.version" ] && return

@@ -38,10 +38,10 @@ fetches the build's image, headers and source package into the kernel
 cache (`/var/cache/foliotune/kernels/REL/`, `linux-source/VERSION/`; never
 installed on the host) and proves, stage by stage (scripts/kernels/verify.sh):
 
-* **source**: every copied kernel definition (module/kcopy/sources.list:
-  `try_to_unmap_one`, `set_pte_range`, the helpers in module/kcopy/) equals
-  this build's source except the marked `foliotune:` deviations, which are
-  exactly module/kcopy/deviations.diff; a mismatch prints the diff;
+* **source**: foliotune's copies of kernel code are made from this build's
+  own source (`make kcopy`, below): the patch applies with no fuzz, every
+  change it makes is marked, and it changes nothing but the copied
+  definitions; otherwise the patch's own output and one line;
 * **binary**: from the image's vmlinux (scripts/extract-vmlinux) and the
   build's kallsyms (one test-box boot with `nokaslr`): each replaced
   function exists once with no `.isra`/`.constprop`/`.part`/`.cold` clone;
@@ -80,6 +80,80 @@ line and never fails on it, nor on a registry it cannot ask.
 PREEMPT_RT builds (`-rt-amd64`) are refused at build and at load: the
 per-CPU fault-around record assumes preemption is off under the page-table
 lock, which PREEMPT_RT's sleeping spinlocks do not give.
+
+## The copies of kernel code
+
+foliotune compiles copies of kernel code: the functions it replaces
+(`try_to_unmap_one`, `folio_referenced_one`, `set_pte_range`) and static
+helpers a module cannot reach (module/kcopy/sources.list names every
+definition).  They are made for each build from that build's own
+linux-source, the way kpatch makes a livepatch: the source files, then a
+patch, then the result.  `make kcopy [KVER=REL]` (scripts/kernels/kcopy.py;
+`make module` and every other module build run it) takes mm/rmap.c,
+mm/memory.c, mm/internal.h and arch/x86/include/asm/tlbflush.h of the
+build's source package (fetched into the kernel cache through the private
+apt configuration, `linux-source/VERSION/`), applies the patch that
+module/kcopy/patches.list picks by the source's upstream version
+(`patch -F0`: offsets are fine, fuzz is not), and writes into
+`build/kcopy/REL/`:
+
+* `kcopy-gen/NAME.c`: the definitions of each sources.list line as the
+  patched source has them, each with the comment above it; the module
+  compiles these;
+* `a/`, `b/`: the kernel files as the source has them and patched;
+* `deviations.diff`: the patch per definition (foliotune's names put back
+  to the kernel's), for reading.
+
+It refuses, with one line and no `build/kcopy/REL/`, when the patch does
+not apply without fuzz, when a copied definition is missing from the
+source, when a change the patch makes carries no `foliotune:` marker, and
+when the patch changes anything outside the copied definitions (b/ with
+each copied definition put back as a/ has it must equal a/).  So every
+line compiled from `kcopy-gen/` is the build's own code or a marked
+change, by construction; there is no hand-made copy to compare.  A build
+whose source takes the patch, and passes the binary and boot stages of
+`make verify-kernel`, needs no change to foliotune.
+
+The seam: module/unmap.c, module/referenced.c and module/faultaround.c
+`#include "kcopy-gen/NAME.c"` where the function stands, and the frames in
+module/kcopy/*.h (their includes and build-time checks) include the
+helpers; Kbuild puts `build/kcopy/REL/` on the include path (FT_KCOPY).
+An include, not a separate object: the copies call foliotune's static
+helpers and counters of the file they are part of, and inline them, so
+the translation unit, and the code compiled, is what it was when the
+copies were in the file; nothing of them had to become global.  Module
+copies for tests (`build_module_copy`: mutants, inject, the debug lane)
+get `kcopy-gen/` in their flat copy, so a mutant of copied code patches
+`module/kcopy-gen/NAME.c`.
+
+The readable copy is generated, not kept in the tree: `make kcopy` shows
+where (the default build unless KVER is given), and `make check-style`
+runs checkpatch on it.  One home for foliotune's changes, the patch: an
+in-tree copy would be a second home, right for one build and silently
+wrong for the others, which compile their own.  To change copied code,
+edit the patched files in `build/kcopy/REL/b/` and run `make
+kcopy-refresh KVER=REL`: it rewrites the patch as the difference of `a/`
+and `b/` (the way a kpatch patch is a diff of an edited tree) and makes
+the copies again, with every check above.  Review the patch and the
+`kcopy-gen/` files it makes.
+
+A source whose code differs in meaning gets a variant: a patch of its own
+in module/kcopy/, reviewed against that source and kept as small as the
+difference allows, named in patches.list with the first upstream version
+it serves.  Measured on 2026-12-03 with `make kcopy` on all 13 source
+versions of the 26 non-RT builds from 6.12.107 on:
+
+| sources | foliotune.patch | the copies, against 6.12.118-1's |
+|---|---|---|
+| 6.12.117-1, 6.12.118-1 (and their `~deb12u1`) | applies, no fuzz | identical |
+| 6.12.111-1 to 6.12.116-1 (8 versions: 111, 113, 115, 115-2, 116, the `~deb12u1` ones) | applies, no fuzz; the same marked changes | 4 lines more: the build's own `unmap_huge_pmd_locked()` call in `try_to_unmap_one()`'s PMD branch (gone from 6.12.117 on), which none of foliotune's changes touches; the module reaches it by livepatch relocation (klp-symbols.list) |
+| 6.12.107-1 (and `~deb12u1`) | 3 of 19 hunks fail | from the variant foliotune-6.12.107.patch: `try_to_unmap_one()` there takes `pteval` only from clearing the PTE and marks the folio dirty after the branches (no PFN-swap PTE handling yet); the variant differs from foliotune.patch in those 3 hunks only (the PTE read once for the run decision, the batched branch without its own dirty marking, one restore count), about 20 changed lines |
+
+So patches.list names foliotune-6.12.107.patch for 6.12.107 and
+foliotune.patch from 6.12.111 on.  The module compiles for 6.12.107 and
+6.12.111 of both suites (every non-exported symbol it reaches is in
+klp-symbols.list); the binary and boot stages of `make verify-kernel` are
+what proves each build.
 
 ## What it costs (measured 2026-12-01, shared 2-core host, TCG)
 

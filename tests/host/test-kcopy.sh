@@ -1,0 +1,140 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The copies of kernel code made from a build's own source
+# (scripts/kernels/kcopy.py, make kcopy): from the default build's
+# linux-source the patch applies and the copies come out; on a source
+# where a line in the patch's context differs it fails without fuzz; a line
+# that differs outside the patch's context is what the copy then holds (the
+# build's own code); a definition gone, an unmarked change, a change outside
+# the copied definitions and a source older than every patch each fail with
+# one line naming it.  make kcopy-refresh's diff gives the patch back.
+. "$(dirname "$0")/lib-host.sh"
+kcopy=$repo/scripts/kernels/kcopy.py
+kver=$(cat "$repo/scripts/kernels/default-kver")
+ksrc=$("$repo/scripts/kernels/fetch.sh" "$kver" --path source 2>/dev/null)
+[ -r "$ksrc/mm/rmap.c" ] || { not_ok "kcopy: no source of $kver in the cache" "make kcopy"; exit 0; }
+
+# gen [REPO] SRC: kcopy.py into $w/out; its stderr in $out.
+gen() {
+	local r=$repo
+	[ $# -eq 2 ] && { r=$1; shift; }
+	out=$(python3 "$kcopy" "$r" "$1" "$w/out" 2>&1)
+}
+# fake: the files the copies come from, as the default build has them.
+fake() {
+	rm -rf "$w/src"
+	mkdir -p "$w/src/mm" "$w/src/arch/x86/include/asm"
+	cp "$ksrc/mm/rmap.c" "$ksrc/mm/memory.c" "$ksrc/mm/internal.h" "$ksrc/Makefile" "$w/src/"
+	mv "$w/src/rmap.c" "$w/src/memory.c" "$w/src/internal.h" "$w/src/mm/"
+	cp "$ksrc/arch/x86/include/asm/tlbflush.h" "$w/src/arch/x86/include/asm/"
+}
+
+if gen "$ksrc"; then
+	ok "kcopy: the copies are made from $ksrc"
+else
+	not_ok "kcopy: the copies are made from $ksrc" "$out"
+fi
+n=$(grep -cv '^#' "$repo/module/kcopy/sources.list")
+check "kcopy: one kcopy-gen file per line of sources.list ($n)" \
+	test "$(ls "$w/out/kcopy-gen" | wc -l)" -eq "$n"
+check "kcopy: the replacement of try_to_unmap_one() is foliotune's" \
+	grep -q '^bool foliotune_try_to_unmap_one(' "$w/out/kcopy-gen/try_to_unmap_one.c"
+cp -r "$w/out" "$w/ref"
+
+# Lines shifted above every copied definition: an offset, not fuzz.
+fake
+sed -i '1i /* one */\n/* two */\n/* three */' "$w/src/mm/rmap.c"
+if gen "$w/src" && diff -r -I '^ \* linux-source-6.12 ' "$w/ref/kcopy-gen" "$w/out/kcopy-gen" >/dev/null; then
+	ok "kcopy: the patch applies at an offset, the copies unchanged"
+else
+	not_ok "kcopy: the patch applies at an offset, the copies unchanged" "$out"
+fi
+
+# A changed line in a hunk's context: the patch does not apply (no fuzz).
+fake
+sed -i 's/^\tunsigned long hsz = 0;$/\tunsigned long hsz = 1;/' "$w/src/mm/rmap.c"
+if cmp -s "$ksrc/mm/rmap.c" "$w/src/mm/rmap.c"; then
+	not_ok "kcopy: a changed context line fails" "test setup: 'hsz = 0' is not in $ksrc/mm/rmap.c"
+elif gen "$w/src"; then
+	not_ok "kcopy: a changed context line fails" "it applied"
+elif [[ $out == *"does not apply without fuzz"* ]] && [ ! -e "$w/out" ]; then
+	ok "kcopy: a changed context line fails, naming the patch, and leaves no copies"
+else
+	not_ok "kcopy: a changed context line fails" "$out"
+fi
+
+# A changed line of a copied definition outside the patch: the copy is the
+# build's own code.  Two, one in a struct, one in a function whose type is
+# on the line above.
+for edit in 'mm/rmap.c:s/^\tint mapcount;$/\tlong mapcount;/:rmap_static:long mapcount;' \
+	    'mm/internal.h:s/^\tif (start > end)$/\tif (start >= end)/:internal_static:if (start >= end)'; do
+	IFS=: read -r f sedexp g want <<< "$edit"
+	fake
+	sed -i "$sedexp" "$w/src/$f"
+	if cmp -s "$ksrc/$f" "$w/src/$f"; then
+		not_ok "kcopy: a changed line in $f is copied" "test setup: '$sedexp' changed nothing"
+	elif gen "$w/src" && grep -qF "$want" "$w/out/kcopy-gen/$g.c"; then
+		ok "kcopy: a changed line in $f ('$want') is what the copy holds"
+	else
+		not_ok "kcopy: a changed line in $f ('$want') is what the copy holds" "$out"
+	fi
+done
+
+fake
+sed -i 's/\binc_mm_tlb_gen(/inc_mm_tlb_gen_renamed(/' "$w/src/arch/x86/include/asm/tlbflush.h"
+if ! gen "$w/src" && [[ $out == *"inc_mm_tlb_gen not found"* ]]; then
+	ok "kcopy: a source without inc_mm_tlb_gen() fails naming it"
+else
+	not_ok "kcopy: a source without inc_mm_tlb_gen() fails naming it" "$out"
+fi
+
+fake
+sed -i 's/^SUBLEVEL = .*/SUBLEVEL = 106/' "$w/src/Makefile"
+if ! gen "$w/src" && [[ $out == *"no patch in module/kcopy/patches.list fits"* ]]; then
+	ok "kcopy: a source older than every patch is refused"
+else
+	not_ok "kcopy: a source older than every patch is refused" "$out"
+fi
+
+# The patch made again from the patched files (make kcopy-refresh) is the
+# patch; with one unmarked line added in a copy, or a marked one outside
+# every copied definition, it no longer makes copies.
+mkdir -p "$w/repo/module"
+cp -r "$repo/module/kcopy" "$w/repo/module/"
+python3 "$kcopy" --refresh "$w/repo" "$w/ref" 2>/dev/null
+check "kcopy: kcopy-refresh of the unchanged files gives the patch back" \
+	cmp -s "$repo/module/kcopy/foliotune.patch" "$w/repo/module/kcopy/foliotune.patch"
+sed -i 's/^\tarch_tlbbatch_add_pending(&tlb_ubc->arch, mm, uaddr);$/&\n\tbarrier();/' "$w/ref/b/mm/rmap.c"
+python3 "$kcopy" --refresh "$w/repo" "$w/ref" 2>/dev/null
+if ! gen "$w/repo" "$ksrc" && [[ $out == *'without a "foliotune:" marker'* && $out == *'+	barrier();'* ]]; then
+	ok "kcopy: an unmarked change in a copy fails and is printed"
+else
+	not_ok "kcopy: an unmarked change in a copy fails and is printed" "$out"
+fi
+cp "$repo/module/kcopy/foliotune.patch" "$w/repo/module/kcopy/"
+gen "$ksrc" && cp -r "$w/out" "$w/ref2"
+sed -i 's/^static void folio_not_mapped(/\/* foliotune: *\/\n&/;s/^static int folio_not_mapped(/\/* foliotune: *\/\n&/;s/^static bool folio_not_mapped(/\/* foliotune: *\/\n&/' "$w/ref2/b/mm/rmap.c"
+python3 "$kcopy" --refresh "$w/repo" "$w/ref2" 2>/dev/null
+if cmp -s "$repo/module/kcopy/foliotune.patch" "$w/repo/module/kcopy/foliotune.patch"; then
+	not_ok "kcopy: a change outside the copied definitions fails" "test setup: folio_not_mapped() not in $ksrc/mm/rmap.c"
+elif ! gen "$w/repo" "$ksrc" && [[ $out == *"outside the definitions"* ]]; then
+	ok "kcopy: a change outside the copied definitions fails"
+else
+	not_ok "kcopy: a change outside the copied definitions fails" "$out"
+fi
+
+# Every source in the kernel cache (all from 6.12.107 on) makes its copies
+# with the patch patches.list picks for it.
+cache=${FT_CACHE:-/var/cache/foliotune}
+n=0 bad=""
+for s in "$cache"/linux-source/*/.version; do
+	[ -e "$s" ] || continue
+	n=$((n + 1))
+	gen "$(dirname "$s")" || bad="$bad $(cat "$s")"
+done
+if [ -z "$bad" ] && [ "$n" -gt 0 ]; then
+	ok "kcopy: every cached source makes its copies ($n sources)"
+else
+	not_ok "kcopy: every cached source makes its copies ($n sources)" "failed:${bad:- none cached}"
+fi
