@@ -25,8 +25,8 @@ cd "$repo"
 # (docs/testing.md, "Lanes outside CI", says what each lane is)
 lanes() {
 	cat <<'EOF'
-mutants docs/mutants.md ^\|.20[0-9-]+ module include tests/guest tests/mutants
-debug docs/debug-runs.md ^\|.20[0-9-]+ module include tests/guest tests/reliability tests/debug-kernel
+mutants docs/mutants.md ^\|.20[0-9-]+ module include tests/guest tests/mutants scripts/kernels/kcopy.py
+debug docs/debug-runs.md ^\|.20[0-9-]+ module include tests/guest tests/reliability tests/debug-kernel scripts/kernels/kcopy.py
 box-proof docs/own-box.md ^Last.run: module include userspace tests/box tests/guest Makefile scripts
 kernels docs/kernels.md ^\|.6\.12.*\|.yes.\| module include scripts/kernels tests/kernels tests/guest/smoke.sh
 bench-unmap bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}\] module include bench/unmap.sh bench/unmap-guest.sh bench/report tests/progs
