@@ -23,9 +23,15 @@ cd "$repo"
 
 # LANE  record-file  selector (ERE)  input paths...
 # (docs/testing.md, "Lanes outside CI", says what each lane is)
+# A path ":!P" leaves P out of the inputs listed before it; @KVER@ is the
+# default build (scripts/kernels/default-kver).  The mutation lane boots
+# only the default build, so another build's header (a kernel verified, or
+# the debug kernel's) does not make it stale.
 lanes() {
-	cat <<'EOF'
-mutants docs/mutants.md ^\|.20[0-9-]+ module include tests/guest tests/mutants scripts/kernels/kcopy.py
+	local kver
+	kver=$(cat scripts/kernels/default-kver)
+	sed "s/@KVER@/$kver/g" <<'EOF'
+mutants docs/mutants.md ^\|.20[0-9-]+ module :!module/verified module/verified/@KVER@.h scripts/kernels/default-kver include tests/guest tests/mutants scripts/kernels/kcopy.py
 debug docs/debug-runs.md ^\|.20[0-9-]+ module include tests/guest tests/reliability tests/debug-kernel scripts/kernels/kcopy.py
 box-proof docs/own-box.md ^Last.run: module include userspace tests/box tests/guest Makefile scripts
 kernels docs/kernels.md ^\|.6\.12.*\|.yes.\| module include scripts/kernels tests/kernels tests/guest/smoke.sh
@@ -45,13 +51,30 @@ inputs_hash() {
 	idx=$(mktemp)
 	# a private index: the real one (and what is staged) is left alone
 	cp "$(git rev-parse --git-path index)" "$idx" 2>/dev/null || :
-	GIT_INDEX_FILE=$idx git add -A -- "$@" 2>/dev/null
+	local p incl=() excl=()
+	for p in "$@"; do
+		case $p in
+		:!*) excl+=("${p#:!}") ;;
+		*) incl+=("$p") ;;
+		esac
+	done
+	GIT_INDEX_FILE=$idx git add -A -- "${incl[@]}" 2>/dev/null
 	local tree
 	tree=$(GIT_INDEX_FILE=$idx git write-tree)
 	rm -f "$idx"
-	local p
-	for p in "$@"; do
-		echo "$p $(git rev-parse -q --verify "$tree:$p" || echo absent)"
+	local e cut
+	for p in "${incl[@]}"; do
+		cut=
+		for e in "${excl[@]}"; do
+			case $e in "$p"/*) cut+="${cut:+|}^$e/" ;; esac
+		done
+		if [ -n "$cut" ]; then
+			# a tree with a part left out: its listing, without that part
+			echo "$p $(git ls-tree -r --full-tree "$tree" -- "$p" |
+				awk -F'\t' -v cut="$cut" '$2 !~ cut' | sha256sum | cut -c1-12)"
+		else
+			echo "$p $(git rev-parse -q --verify "$tree:$p" || echo absent)"
+		fi
 	done | sha256sum | cut -c1-12
 }
 

@@ -29,6 +29,12 @@ git checkout -q module/main.c README.md
 touch module/new-file.c
 check "lanes: an untracked new input changes it too" test "$($L hash mutants)" != "$h0"
 rm module/new-file.c
+touch module/verified/6.12.99+deb13-amd64.h
+check_eq "lanes: another build's header leaves the mutation lane's hash" "$h0" "$($L hash mutants)"
+rm module/verified/6.12.99+deb13-amd64.h
+echo '/* an input */' >> "module/verified/$(cat scripts/kernels/default-kver).h"
+check "lanes: ... the default build's header changes it" test "$($L hash mutants)" != "$h0"
+git checkout -q module/verified
 
 base=$(git rev-parse --short HEAD)
 printf '| 2026-01-01 00:00 | %s | inputs %s | 1 caught, 0 missed | 1 min | k |\n' "$base" "$h0" >> docs/mutants.md
