@@ -44,7 +44,7 @@ runs=("$raw"/*.out "$raw"/*.auto)
 # outside C, as a stream on stdin ("-") read where the .rec files were.
 report=$(dirname "$0")/report
 python3 "$(dirname "$0")/records.py" "$raw" |
-	LC_ALL=C awk -v ft="$BENCH_FT" -v sttmp="$sttmp" -f "$report/stats.awk" -f "$report/faultaround.awk" \
+	LC_ALL=C awk -v ft="$BENCH_FT" -v sttmp="$sttmp" -f "$report/stats.awk" -f "$report/runs.awk" -f "$report/faultaround.awk" \
 	"$raw"/host-meta.txt "$raw"/guest-meta.txt - "${runs[@]}" > "$dir/results.md.tmp" || { rm -f "$sttmp"; exit 2; }
 rm -f "$sttmp"
 mv "$dir/results.md.tmp" "$dir/results.md"

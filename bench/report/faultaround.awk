@@ -3,17 +3,11 @@
 # The report of bench/faultaround-report.sh: the raw files of
 # bench/faultaround.sh (SCEN.CONFIG.REP.{rec,out,auto}, metadata) in,
 # results.md out; the raw files and how figures are compared are described
-# there.  Needs stats.awk.
+# there.  Needs stats.awk and runs.awk.
 
-function base(p,   n, a) { n = split(p, a, "/"); return a[n] }
 # stats(s, c, key): S_n, S_min, S_med, S_max of val[s, c, rep, key] over
-# the reps ("" when there is none), as foliotune stats gave them (st_run())
-function stats(s, c, key,   nm) {
-	nm = s "|" c "|" key
-	if (!(nm in ST_n)) { S_n = 0; S_min = S_max = S_med = ""; return "" }
-	S_n = ST_n[nm]; S_min = ST_min[nm]; S_max = ST_max[nm]; S_med = ST_med[nm]
-	return S_med
-}
+# the reps (st_get())
+function stats(s, c, key) { return st_get(s "|" c "|" key) }
 function med(s, c, key) { return stats(s, c, key) }
 # workloads(s): the workloads of scenario s, as names wl[] and metric keys
 # wk[] (lower is better); returns how many (0: none judged)
@@ -50,13 +44,8 @@ function queue(   k, f, i, j, a, s, c, b, t, w, nw2, key) {
 	st_run()
 }
 # paired(s, c, b, key): foliotune stats' verdict on c against b paired by
-# rep (B = c): PV_v of it into P_v ("" without pairs), its words into P_t
-function paired(s, c, b, key,   nm) {
-	nm = s "|" c "|" b "|" key
-	P_v = (nm in PV_v) ? PV_v[nm] : ""; P_t = (nm in PV_t) ? PV_t[nm] : ""; P_n = (nm in PV_n) ? PV_n[nm] : 0
-	P_p = (nm in PV_p) ? PV_p[nm] : ""
-	return P_v
-}
+# rep (B = c): P_v, P_p, P_t, P_n (st_pv())
+function paired(s, c, b, key) { return st_pv(s "|" c "|" b "|" key) }
 # versus(s, c, b, key): c against b, lower is better: the ratio of the
 # medians, a difference only when the paired test shows one
 function versus(s, c, b, key,   r) {
@@ -93,7 +82,6 @@ function pctchg(x, b) {
 	return sprintf(" (%+.0f%%)", (x / b - 1) * 100)
 }
 function kb(b) { return (b >= 1048576 && b % 1048576 == 0) ? (b / 1048576) "M" : ((b >= 1024 && b % 1024 == 0) ? (b / 1024) "K" : b) }
-function warn(m) { W[++nw] = m }
 # kv(line, key): the value of key=VALUE in a "word key=value ..." line
 function kv(line, key,   i, n, a) {
 	n = split(line, a, " ")
@@ -101,29 +89,9 @@ function kv(line, key,   i, n, a) {
 	return ""
 }
 
-# addrun(id): S, C, T of the run named SCEN.CONFIG.REP, counted in the runs
-# of SCEN.CONFIG when first seen; 0 for a warm-up run or another name
-function addrun(id,   fp) {
-	if (split(id, fp, ".") != 3 || fp[3] == "warmup") return 0
-	S = fp[1]; C = fp[2]; T = fp[3]
-	if (!((S, C, T) in seen)) { seen[S, C, T] = 1; tag[S, C, ++ntag[S, C]] = T }
-	if (!(S in isscen)) isscen[S] = 1
-	if (!(C in isconf)) isconf[C] = 1
-	return 1
-}
-
-FNR == 1 {
-	f = base(FILENAME)
-	kind = ""
-	if (f == "host-meta.txt" || f == "guest-meta.txt") kind = "meta"
-	else if (FILENAME == "-") kind = "rec"	# the .rec files, from bench/records.py
-	else {
-		n = split(f, fp, ".")
-		kind = (n == 4 && addrun(fp[1] "." fp[2] "." fp[3])) ? fp[4] : "skip"
-	}
-}
+FNR == 1 { kind = filekind(FILENAME) }
 kind == "skip" { next }
-kind == "meta" { k = $1; $1 = ""; sub(/^ /, ""); if (!(k in meta)) meta[k] = $0; next }
+kind == "meta" { metaline(); next }
 kind == "rec" {
 	# ID KEY VALUE, ID set NAME VALUE OLD, ID counter SOURCE NAME DELTA, ...
 	split($0, fld, "\t")
@@ -202,10 +170,8 @@ kind == "auto" {
 }
 
 END {
-	ns = split("launch-zram launch-noswap launch-zram-classic launch-noswap-classic seqread spawn", sord, " ")
-	for (k in isscen) { known = 0; for (i = 1; i <= ns; i++) if (sord[i] == k) known = 1; if (!known) sord[++ns] = k }
-	nc = split("stock fa4k mkold1 mkold2 auto auto200 autoage", cord, " ")
-	for (k in isconf) { known = 0; for (i = 1; i <= nc; i++) if (cord[i] == k) known = 1; if (!known) cord[++nc] = k }
+	ns = inorder("launch-zram launch-noswap launch-zram-classic launch-noswap-classic seqread spawn", sord, isscen)
+	nc = inorder("stock fa4k mkold1 mkold2 auto auto200 autoage", cord, isconf)
 	queue()
 
 	sdesc["launch-zram"] = "app launch, zram swap, MGLRU on (the seed: \"with swap\")"
@@ -302,12 +268,7 @@ END {
 			}
 		}
 	}
-	if (nw) {
-		print ""
-		print "## Warnings"
-		print ""
-		for (k = 1; k <= nw; k++) print "- **WARNING** " W[k]
-	}
+	warnings()
 
 	# ---- launch latency ----
 	for (i = 1; i <= ns; i++) {
