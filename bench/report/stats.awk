@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Loaded first by the programs of the benchmark reports (awk -v
+# Loaded first by the programs of the benchmark reports (report.sh: awk -v
 # ft=FOLIOTUNE -v sttmp=FILE -f stats.awk -f runs.awk -f NAME.awk): they
 # compute no statistics of their own.  Medians, quartiles, min..max,
 # the outlier rule (4x off the median, with 3 values or more) and the
