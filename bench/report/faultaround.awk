@@ -174,14 +174,14 @@ END {
 	nc = inorder("stock fa4k mkold1 mkold2 auto auto200 autoage", cord, isconf)
 	queue()
 
-	sdesc["launch-zram"] = "app launch, zram swap, MGLRU on (the seed: \"with swap\")"
-	sdesc["launch-noswap"] = "app launch, no swap, MGLRU on (the seed: \"without swap\")"
-	sdesc["launch-zram-classic"] = "app launch, zram swap, lru_gen disabled: classic active/inactive LRU, as the seed's 3.18"
+	sdesc["launch-zram"] = "app launch, zram swap, MGLRU on (Vinayak Menon's 2016 report: \"with swap\")"
+	sdesc["launch-noswap"] = "app launch, no swap, MGLRU on (Vinayak Menon's 2016 report: \"without swap\")"
+	sdesc["launch-zram-classic"] = "app launch, zram swap, lru_gen disabled: classic active/inactive LRU, as the 3.18 kernel of Vinayak Menon's report"
 	sdesc["launch-noswap-classic"] = "app launch, no swap, lru_gen disabled"
 	sdesc["seqread"] = "reads through a cached, mapped " meta["seq_mb"] " MiB xfs file, no memory pressure"
 	sdesc["spawn"] = "process creation in the unixbench pattern: fork+exec of /bin/true and of /bin/sh -c with two external commands, one at a time, no memory pressure (the 2016 revert: old pre-mapped PTEs cost x86 an accessed-bit update per used page)"
 	cdesc["stock"] = "fault_around_bytes=64K, mkold 0 (young pre-mapped PTEs: the stock x86 kernel)"
-	cdesc["fa4k"] = "fault_around_bytes=4K (fault-around off: the seed's fix)"
+	cdesc["fa4k"] = "fault_around_bytes=4K (fault-around off: what Vinayak Menon's report measured against 64K)"
 	cdesc["mkold1"] = "64K, fault_around_mkold=1: pre-mapped PTEs old except the faulting run (arm64's behaviour)"
 	cdesc["mkold2"] = "64K, fault_around_mkold=2: only the faulting PTE young (Kirill Shutemov's patch + its follow-up)"
 	cdesc["auto"] = "fault_around_auto=1, fault_around_auto_max_bytes=" meta["auto_max"] ", mkold 0"
@@ -325,7 +325,7 @@ END {
 		}
 	}
 
-	# ---- the seed table: /proc/vmstat + foliotune counters side by side ----
+	# ---- Vinayak Menon's table: /proc/vmstat + foliotune counters side by side ----
 	nrow = split("vm:workingset_refault_file vm:workingset_refault_anon vm:workingset_activate_file vm:workingset_activate_anon " \
 		"vm:pgpgin vm:pgpgout ft:pgpgoutclean vm:pswpin vm:pswpout vm:pgactivate vm:pgdeactivate " \
 		"ft:pageref_activate ft:pageref_activate_vm_exec ft:pageref_keep vm:pgmajfault vm:pgfault vm:pgrefill", rows, " ")
@@ -345,10 +345,10 @@ END {
 		print "## " s ": /proc/vmstat and foliotune counters, as in the 2016 thread " TCG
 		print ""
 		print "Median over the reps of each counter's delta over the whole run (both rounds); (%) = vs stock. `foliotune:` rows are the module's " \
-			"counters (pgpgoutclean and pageref_* are the seed's four debug counters, counted by kprobes on the stock kernel). " \
+			"counters (pgpgoutclean and pageref_* are the four debug counters of Vinayak Menon's report, counted by kprobes on the stock kernel). " \
 			(s in islaunch ? "The pressure here is the memcg limit: 6.12 counts memcg limit reclaim in pgscan_anon/file and pgsteal_anon/file " \
 			"but not in pgscan_/pgsteal_kswapd/direct, pgrefill or allocstall_* (mm/vmscan.c: only if !cgroup_reclaim()), so those " \
-			"rows of the seed stay 0 or absent; the memcg's own pgscan/pgsteal/pgrefill are in the per-round table above. " : "") \
+			"rows of his table stay 0 or absent; the memcg's own pgscan/pgsteal/pgrefill are in the per-round table above. " : "") \
 			"pgscan_*/pgsteal_*/allocstall_* rows that never moved in this scenario are left out."
 		line = "| counter |"; sep = "|---|"
 		for (j = 1; j <= nc; j++) if (ntag[s, cord[j]]) { line = line " " cord[j] " |"; sep = sep "---:|" }

@@ -106,7 +106,7 @@ END {
 	nb = inorder("seed filera file2m file2m-shift order0 lazyfree shmem16k shmem64k shmem128k shmem2m shmem2m-pte", order, isscen)
 	queue()
 
-	desc["seed"] = "seed micro-benchmark: per vCPU one 2 MiB xfs file, mmap, touch every page, MADV_PAGEOUT, loop; default readahead"
+	desc["seed"] = "Yin Fengwei's MADV_PAGEOUT micro-benchmark (his 2023 batched rmap series): per vCPU one 2 MiB xfs file, mmap, touch every page, MADV_PAGEOUT, loop; default readahead"
 	desc["filera"] = "memcg memory.reclaim of a clean xfs file, mmap MAP_SHARED (PTE-mapped), default readahead (mixed orders)"
 	desc["file2m"] = "memcg memory.reclaim of a clean xfs file, MADV_HUGEPAGE (2 MiB folios), 2 MiB-aligned but PTE-mapped (PR_SET_THP_DISABLE forbids the PMD mapping)"
 	desc["file2m-shift"] = "as file2m, mapped at 2 MiB-aligned + 64 KiB (not aligned): each 2 MiB folio straddles two page tables (runs of 496 + 16)"
