@@ -7,7 +7,7 @@
 # terminal knows what the emulated machine is doing.
 #
 #   1. scratch xfs, zram swap, foliotune load
-#   2. the seed's MADV_PAGEOUT micro-benchmark (Yin Fengwei 2023),
+#   2. Yin Fengwei's 2023 MADV_PAGEOUT micro-benchmark,
 #      unmap_batch=0 (stock algorithm) and =1 (batched), alternating,
 #      DEMO_REPS runs of DEMO_SECONDS each, every run `foliotune record`ed
 #   3. a short app-launch run (ft_applaunch, the 2016 fault-around thread's
@@ -44,7 +44,7 @@ ft_zram_swap 512M || die "zram swap"
 "$ft" status | grep -E '^ *(kernel release|module|livepatch):|patched$' | sed 's/^ */    /'
 trap '"$ft" unload > /dev/null 2>&1; ft_zram_swapoff; umount "$FT_XFS" 2>/dev/null' EXIT
 
-# ---- unmap: the seed micro-benchmark, stock and batched in turn ----------
+# ---- unmap: the MADV_PAGEOUT micro-benchmark, stock and batched in turn --
 for i in $(seq "$reps"); do
 	for mode in 0 1; do
 		label=stock; [ "$mode" = 1 ] && label=batched
@@ -88,7 +88,7 @@ trap 'ft_zram_swapoff; umount "$FT_XFS" 2>/dev/null' EXIT
 echo
 echo "=== foliotune demo: QEMU TCG guest (software emulation): only ratios mean anything ==="
 echo
-echo "Batched try_to_unmap_one, seed MADV_PAGEOUT micro-benchmark, loops/s (higher is better):"
+echo "Batched try_to_unmap_one, Yin Fengwei's MADV_PAGEOUT micro-benchmark, loops/s (higher is better):"
 printf '    %-6s %12s %12s %9s\n' rep stock batched batched/stock
 for i in $(seq "$reps"); do
 	s=$(awk '/^loops_per_sec/ { print $2 }' "$out/stock-$i.out")

@@ -5,7 +5,7 @@
 # load foliotune with its CLI, and show the headline result in a few
 # minutes (about 2 under single-threaded TCG, measured on a busy 2-CPU host):
 #
-#   - the seed's MADV_PAGEOUT micro-benchmark (Yin Fengwei 2023) with
+#   - Yin Fengwei's 2023 MADV_PAGEOUT micro-benchmark with
 #     unmap_batch=0 (stock algorithm) and =1 (batched), alternating, each
 #     run recorded with `foliotune record`: loops/s side by side and
 #     `foliotune compare` of the counters;

@@ -4,8 +4,8 @@
 # faultaround-report.sh DIR - turn the raw files of bench/faultaround.sh
 # (DIR/raw/ or DIR/raw.tar.xz) into DIR/results.md, and print it: the awk
 # program bench/report/faultaround.awk does the work, on the records as
-# bench/records.py reads them.  Needs only bash, tar, python3 and a POSIX awk
-# (mawk is fine).
+# bench/records.py reads them (bench/report/report.sh).  Needs only bash,
+# tar, python3 and a POSIX awk (mawk is fine).
 #
 # Raw files (written by faultaround-guest.sh):
 #   SCEN.CONFIG.REP.rec   `foliotune record` file: knobs, wall time, exit
@@ -28,24 +28,7 @@
 set -uo pipefail
 
 dir=${1:?usage: faultaround-report.sh RESULTS_DIR}
-. "$(dirname "$0")/raw.sh"
-bench_raw "$dir" || { echo "faultaround-report.sh: no $dir/raw or $dir/raw.tar.xz" >&2; exit 2; }
-raw=$BENCH_RAW
-# medians, spread, outliers and verdicts: foliotune stats (bench/report/stats.awk)
-bench_ft || { echo "faultaround-report.sh: cannot build userspace/foliotune (its stats command)" >&2; exit 2; }
-sttmp=$(mktemp) || exit 2
-
+. "$(dirname "$0")/report/report.sh"
+report_raw "$dir"
 shopt -s nullglob
-recs=("$raw"/*.rec)
-runs=("$raw"/*.out "$raw"/*.auto)
-[ $((${#recs[@]} + ${#runs[@]})) -gt 0 ] || { echo "faultaround-report.sh: no runs in $raw" >&2; exit 2; }
-
-# The records come from bench/records.py, the one reader of .rec files
-# outside C, as a stream on stdin ("-") read where the .rec files were.
-report=$(dirname "$0")/report
-python3 "$(dirname "$0")/records.py" "$raw" |
-	LC_ALL=C awk -v ft="$BENCH_FT" -v sttmp="$sttmp" -f "$report/stats.awk" -f "$report/faultaround.awk" \
-	"$raw"/host-meta.txt "$raw"/guest-meta.txt - "${runs[@]}" > "$dir/results.md.tmp" || { rm -f "$sttmp"; exit 2; }
-rm -f "$sttmp"
-mv "$dir/results.md.tmp" "$dir/results.md"
-cat "$dir/results.md"
+report_run faultaround "$dir" -- "$raw"/*.out "$raw"/*.auto

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Sourced by the report and plot scripts.  A results directory holds its raw
-# files as raw/ (a fresh run) or as raw.tar.xz (committed: bench/pack.sh
-# turns raw/ into one archive), and both scripts read either.
+# Sourced by the reports (bench/report/report.sh) and plot.sh.  A results
+# directory holds its raw files as raw/ (a fresh run) or as raw.tar.xz
+# (committed: bench/pack.sh turns raw/ into one archive), and both read
+# either.
 #
 # bench_raw DIR: set BENCH_RAW to DIR/raw, or to DIR/raw.tar.xz unpacked in a
 # temporary directory that is removed when the script exits (an EXIT trap:

@@ -23,7 +23,8 @@
 #
 # Environment:
 #   BENCH_REPS      repetitions per configuration (default 8)
-#   BENCH_SECONDS   run time of the seed micro-benchmark (default 10)
+#   BENCH_SECONDS   run time of the seed benchmark (Yin Fengwei's
+#                   MADV_PAGEOUT micro-benchmark; default 10)
 #   BENCH_SIZE_MB   object size of the reclaim benchmarks (default 256)
 #   BENCH_ONLY      benchmarks to run, comma/space separated (default: all of
 #                   seed filera file2m file2m-shift order0 lazyfree shmem16k

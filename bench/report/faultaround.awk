@@ -3,17 +3,11 @@
 # The report of bench/faultaround-report.sh: the raw files of
 # bench/faultaround.sh (SCEN.CONFIG.REP.{rec,out,auto}, metadata) in,
 # results.md out; the raw files and how figures are compared are described
-# there.  Needs stats.awk.
+# there.  Needs stats.awk and runs.awk.
 
-function base(p,   n, a) { n = split(p, a, "/"); return a[n] }
 # stats(s, c, key): S_n, S_min, S_med, S_max of val[s, c, rep, key] over
-# the reps ("" when there is none), as foliotune stats gave them (st_run())
-function stats(s, c, key,   nm) {
-	nm = s "|" c "|" key
-	if (!(nm in ST_n)) { S_n = 0; S_min = S_max = S_med = ""; return "" }
-	S_n = ST_n[nm]; S_min = ST_min[nm]; S_max = ST_max[nm]; S_med = ST_med[nm]
-	return S_med
-}
+# the reps (st_get())
+function stats(s, c, key) { return st_get(s "|" c "|" key) }
 function med(s, c, key) { return stats(s, c, key) }
 # workloads(s): the workloads of scenario s, as names wl[] and metric keys
 # wk[] (lower is better); returns how many (0: none judged)
@@ -50,13 +44,8 @@ function queue(   k, f, i, j, a, s, c, b, t, w, nw2, key) {
 	st_run()
 }
 # paired(s, c, b, key): foliotune stats' verdict on c against b paired by
-# rep (B = c): PV_v of it into P_v ("" without pairs), its words into P_t
-function paired(s, c, b, key,   nm) {
-	nm = s "|" c "|" b "|" key
-	P_v = (nm in PV_v) ? PV_v[nm] : ""; P_t = (nm in PV_t) ? PV_t[nm] : ""; P_n = (nm in PV_n) ? PV_n[nm] : 0
-	P_p = (nm in PV_p) ? PV_p[nm] : ""
-	return P_v
-}
+# rep (B = c): P_v, P_p, P_t, P_n (st_pv())
+function paired(s, c, b, key) { return st_pv(s "|" c "|" b "|" key) }
 # versus(s, c, b, key): c against b, lower is better: the ratio of the
 # medians, a difference only when the paired test shows one
 function versus(s, c, b, key,   r) {
@@ -93,7 +82,6 @@ function pctchg(x, b) {
 	return sprintf(" (%+.0f%%)", (x / b - 1) * 100)
 }
 function kb(b) { return (b >= 1048576 && b % 1048576 == 0) ? (b / 1048576) "M" : ((b >= 1024 && b % 1024 == 0) ? (b / 1024) "K" : b) }
-function warn(m) { W[++nw] = m }
 # kv(line, key): the value of key=VALUE in a "word key=value ..." line
 function kv(line, key,   i, n, a) {
 	n = split(line, a, " ")
@@ -101,29 +89,9 @@ function kv(line, key,   i, n, a) {
 	return ""
 }
 
-# addrun(id): S, C, T of the run named SCEN.CONFIG.REP, counted in the runs
-# of SCEN.CONFIG when first seen; 0 for a warm-up run or another name
-function addrun(id,   fp) {
-	if (split(id, fp, ".") != 3 || fp[3] == "warmup") return 0
-	S = fp[1]; C = fp[2]; T = fp[3]
-	if (!((S, C, T) in seen)) { seen[S, C, T] = 1; tag[S, C, ++ntag[S, C]] = T }
-	if (!(S in isscen)) isscen[S] = 1
-	if (!(C in isconf)) isconf[C] = 1
-	return 1
-}
-
-FNR == 1 {
-	f = base(FILENAME)
-	kind = ""
-	if (f == "host-meta.txt" || f == "guest-meta.txt") kind = "meta"
-	else if (FILENAME == "-") kind = "rec"	# the .rec files, from bench/records.py
-	else {
-		n = split(f, fp, ".")
-		kind = (n == 4 && addrun(fp[1] "." fp[2] "." fp[3])) ? fp[4] : "skip"
-	}
-}
+FNR == 1 { kind = filekind(FILENAME) }
 kind == "skip" { next }
-kind == "meta" { k = $1; $1 = ""; sub(/^ /, ""); if (!(k in meta)) meta[k] = $0; next }
+kind == "meta" { metaline(); next }
 kind == "rec" {
 	# ID KEY VALUE, ID set NAME VALUE OLD, ID counter SOURCE NAME DELTA, ...
 	split($0, fld, "\t")
@@ -202,20 +170,18 @@ kind == "auto" {
 }
 
 END {
-	ns = split("launch-zram launch-noswap launch-zram-classic launch-noswap-classic seqread spawn", sord, " ")
-	for (k in isscen) { known = 0; for (i = 1; i <= ns; i++) if (sord[i] == k) known = 1; if (!known) sord[++ns] = k }
-	nc = split("stock fa4k mkold1 mkold2 auto auto200 autoage", cord, " ")
-	for (k in isconf) { known = 0; for (i = 1; i <= nc; i++) if (cord[i] == k) known = 1; if (!known) cord[++nc] = k }
+	ns = inorder("launch-zram launch-noswap launch-zram-classic launch-noswap-classic seqread spawn", sord, isscen)
+	nc = inorder("stock fa4k mkold1 mkold2 auto auto200 autoage", cord, isconf)
 	queue()
 
-	sdesc["launch-zram"] = "app launch, zram swap, MGLRU on (the seed: \"with swap\")"
-	sdesc["launch-noswap"] = "app launch, no swap, MGLRU on (the seed: \"without swap\")"
-	sdesc["launch-zram-classic"] = "app launch, zram swap, lru_gen disabled: classic active/inactive LRU, as the seed's 3.18"
+	sdesc["launch-zram"] = "app launch, zram swap, MGLRU on (Vinayak Menon's 2016 report: \"with swap\")"
+	sdesc["launch-noswap"] = "app launch, no swap, MGLRU on (Vinayak Menon's 2016 report: \"without swap\")"
+	sdesc["launch-zram-classic"] = "app launch, zram swap, lru_gen disabled: classic active/inactive LRU, as the 3.18 kernel of Vinayak Menon's report"
 	sdesc["launch-noswap-classic"] = "app launch, no swap, lru_gen disabled"
 	sdesc["seqread"] = "reads through a cached, mapped " meta["seq_mb"] " MiB xfs file, no memory pressure"
 	sdesc["spawn"] = "process creation in the unixbench pattern: fork+exec of /bin/true and of /bin/sh -c with two external commands, one at a time, no memory pressure (the 2016 revert: old pre-mapped PTEs cost x86 an accessed-bit update per used page)"
 	cdesc["stock"] = "fault_around_bytes=64K, mkold 0 (young pre-mapped PTEs: the stock x86 kernel)"
-	cdesc["fa4k"] = "fault_around_bytes=4K (fault-around off: the seed's fix)"
+	cdesc["fa4k"] = "fault_around_bytes=4K (fault-around off: what Vinayak Menon's report measured against 64K)"
 	cdesc["mkold1"] = "64K, fault_around_mkold=1: pre-mapped PTEs old except the faulting run (arm64's behaviour)"
 	cdesc["mkold2"] = "64K, fault_around_mkold=2: only the faulting PTE young (Kirill Shutemov's patch + its follow-up)"
 	cdesc["auto"] = "fault_around_auto=1, fault_around_auto_max_bytes=" meta["auto_max"] ", mkold 0"
@@ -302,12 +268,7 @@ END {
 			}
 		}
 	}
-	if (nw) {
-		print ""
-		print "## Warnings"
-		print ""
-		for (k = 1; k <= nw; k++) print "- **WARNING** " W[k]
-	}
+	warnings()
 
 	# ---- launch latency ----
 	for (i = 1; i <= ns; i++) {
@@ -364,7 +325,7 @@ END {
 		}
 	}
 
-	# ---- the seed table: /proc/vmstat + foliotune counters side by side ----
+	# ---- Vinayak Menon's table: /proc/vmstat + foliotune counters side by side ----
 	nrow = split("vm:workingset_refault_file vm:workingset_refault_anon vm:workingset_activate_file vm:workingset_activate_anon " \
 		"vm:pgpgin vm:pgpgout ft:pgpgoutclean vm:pswpin vm:pswpout vm:pgactivate vm:pgdeactivate " \
 		"ft:pageref_activate ft:pageref_activate_vm_exec ft:pageref_keep vm:pgmajfault vm:pgfault vm:pgrefill", rows, " ")
@@ -384,10 +345,10 @@ END {
 		print "## " s ": /proc/vmstat and foliotune counters, as in the 2016 thread " TCG
 		print ""
 		print "Median over the reps of each counter's delta over the whole run (both rounds); (%) = vs stock. `foliotune:` rows are the module's " \
-			"counters (pgpgoutclean and pageref_* are the seed's four debug counters, counted by kprobes on the stock kernel). " \
+			"counters (pgpgoutclean and pageref_* are the four debug counters of Vinayak Menon's report, counted by kprobes on the stock kernel). " \
 			(s in islaunch ? "The pressure here is the memcg limit: 6.12 counts memcg limit reclaim in pgscan_anon/file and pgsteal_anon/file " \
 			"but not in pgscan_/pgsteal_kswapd/direct, pgrefill or allocstall_* (mm/vmscan.c: only if !cgroup_reclaim()), so those " \
-			"rows of the seed stay 0 or absent; the memcg's own pgscan/pgsteal/pgrefill are in the per-round table above. " : "") \
+			"rows of his table stay 0 or absent; the memcg's own pgscan/pgsteal/pgrefill are in the per-round table above. " : "") \
 			"pgscan_*/pgsteal_*/allocstall_* rows that never moved in this scenario are left out."
 		line = "| counter |"; sep = "|---|"
 		for (j = 1; j <= nc; j++) if (ntag[s, cord[j]]) { line = line " " cord[j] " |"; sep = sep "---:|" }
@@ -495,9 +456,10 @@ END {
 	}
 
 	# ---- the targets: auto vs the best static setting, mkold under pressure ----
-	# (1) auto within 5% of the best static setting on each workload
-	# (launch: median avg launch ms; seqread: median ns per touched page);
-	# (2) the mkold direction of Kirill Shutemov's table: fewer major
+	# near best: a tuner within 5% of the best static setting on each
+	# workload (launch: median avg launch ms; seqread: median ns per touched
+	# page); no regression: a tuner at most 2% worse than stock; fewer
+	# faults: the mkold direction of Kirill Shutemov's patch, fewer major
 	# faults and swap-ins than stock under pressure (launch scenarios).
 	nstat = split("stock fa4k mkold1 mkold2", statics, " ")
 	ntuner = split("auto auto200 autoage", tuners, " ")
@@ -506,13 +468,13 @@ END {
 	print ""
 	print "Workload metric: launch = median over the reps of the average launch time; seqread = median ns per touched page of the pattern; " \
 		"spawn = median ns per spawn. best static = the lowest of " nstat " static (size, age) configurations (stock fa4k mkold1 mkold2). " \
-		"Target (1): a tuner within 5% of it; (3): never more than 2% worse than stock (both on medians). " \
+		"Targets: **near best**, a tuner within 5% of it; **no regression**, a tuner never more than 2% worse than stock (both on medians). " \
 		"A miss is \"not met\" only when the runs paired by rep show the tuner slower (`foliotune stats`: exact Wilcoxon signed-rank test, p < 0.05, " \
 		"95% Hodges-Lehmann interval clear of 1); otherwise \"not shown\": no difference these reps can show (\"N pairs\": with fewer than 6 pairs " \
 		"none can be shown at p < 0.05). " \
-		"Target (2): mkold1/mkold2 with fewer pgmajfault and pswpin than stock under pressure (medians of the run deltas)."
+		"**Fewer faults**: mkold1/mkold2 with fewer pgmajfault and pswpin than stock under pressure (medians of the run deltas)."
 	print ""
-	print "| workload | best static | best | auto | auto / best | (1) | (3) | auto200 | auto200 / best | (1) | (3) | autoage | autoage / best | (1) | (3) |"
+	print "| workload | best static | best | auto | auto / best | near best | no regression | auto200 | auto200 / best | near best | no regression | autoage | autoage / best | near best | no regression |"
 	print "|---|---|---:|---:|---:|---|---|---:|---:|---|---|---:|---:|---|---|"
 	for (i = 1; i <= ns; i++) {
 		s = sord[i]
@@ -531,11 +493,11 @@ END {
 				ac = tuners[a]
 				x = ntag[s, ac] ? med(s, ac, wk[w]) : ""
 				if (x == "") { line = line " | - | - | - | -"; continue }
-				v1 = target(s, ac, bestc, wk[w], 1.05)
-				v3 = bstock == "" ? "-" : target(s, ac, "stock", wk[w], 1.02)
-				t1 = v1; sub(/ \(.*/, "", t1); t3 = v3; sub(/ \(.*/, "", t3)
-				tally[ac, 1, t1]++; tally[ac, 3, t3]++; tallied[ac] = 1
-				line = line " | " sprintf("%.1f", x) " | " sprintf("%.2f", x / best) " | " v1 " | " v3
+				vnear = target(s, ac, bestc, wk[w], 1.05)
+				vnoreg = bstock == "" ? "-" : target(s, ac, "stock", wk[w], 1.02)
+				t1 = vnear; sub(/ \(.*/, "", t1); t3 = vnoreg; sub(/ \(.*/, "", t3)
+				tally[ac, "near", t1]++; tally[ac, "noreg", t3]++; tallied[ac] = 1
+				line = line " | " sprintf("%.1f", x) " | " sprintf("%.2f", x / best) " | " vnear " | " vnoreg
 				if ((s in islaunch) && bstock > 0) {
 					lsum[ac] += log(x / bstock); ln[ac]++
 					lper[ac] = lper[ac] (lper[ac] == "" ? "" : ", ") s " " sprintf("%.2f", x / bstock)
@@ -548,15 +510,15 @@ END {
 	for (a = 1; a <= ntuner; a++) {
 		ac = tuners[a]
 		if (!(ac in tallied)) continue
-		printf "- **%s**: (1) met %d, not shown %d, not met %d; (3) met %d, not shown %d, not met %d", ac,
-			tally[ac, 1, "met"], tally[ac, 1, "not shown"], tally[ac, 1, "not met"],
-			tally[ac, 3, "met"], tally[ac, 3, "not shown"], tally[ac, 3, "not met"]
+		printf "- **%s**: near best met %d, not shown %d, not met %d; no regression met %d, not shown %d, not met %d", ac,
+			tally[ac, "near", "met"], tally[ac, "near", "not shown"], tally[ac, "near", "not met"],
+			tally[ac, "noreg", "met"], tally[ac, "noreg", "not shown"], tally[ac, "noreg", "not met"]
 		if (ln[ac])
 			printf "; against stock over the %d pressure (launch) scenarios, geometric mean of the median ratios %.2f (%s)", ln[ac], exp(lsum[ac] / ln[ac]), lper[ac]
 		print ""
 	}
 	print ""
-	print "| scenario | config | pgmajfault vs stock | pswpin vs stock | (2) fewer major faults and swap-ins |"
+	print "| scenario | config | pgmajfault vs stock | pswpin vs stock | fewer faults (major faults and swap-ins) |"
 	print "|---|---|---:|---:|---|"
 	for (i = 1; i <= ns; i++) {
 		s = sord[i]

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Loaded before the programs of the benchmark reports and bench/plot.sh
-# (awk -v ft=FOLIOTUNE -v sttmp=FILE -f bench/report/stats.awk -f ...):
-# they compute no statistics of their own.  Medians, quartiles, min..max,
+# Loaded first by the programs of the benchmark reports (report.sh: awk -v
+# ft=FOLIOTUNE -v sttmp=FILE -f stats.awk -f runs.awk -f NAME.awk): they
+# compute no statistics of their own.  Medians, quartiles, min..max,
 # the outlier rule (4x off the median, with 3 values or more) and the
 # paired verdicts come from `foliotune stats` (userspace/stats.c, the
 # code of `foliotune ab`): one home for them.
@@ -14,6 +14,9 @@
 #   pairs:   PV_n, PV_est (B/A or B-A), PV_lo, PV_hi, PV_p, PV_v (higher,
 #            lower, none or few: fewer than 6 differing pairs) and PV_t,
 #            the verdict in words.
+# st_get(name): S_n, S_min, S_med, S_max of sample NAME (0 and "" when it has
+# none); returns S_med.  st_pv(name): P_v, P_p, P_t, P_n of pairs NAME (""
+# and 0 when it has none); returns P_v.
 function st_sample(name, x) { ST_in[++ST_nin] = name " " sprintf("%.17g", x) }
 function st_pair(name, a, b) { ST_in[++ST_nin] = name " " sprintf("%.17g %.17g", a, b) }
 function st_run(   cmd, i, l, f, o, n, got) {
@@ -42,4 +45,14 @@ function st_run(   cmd, i, l, f, o, n, got) {
 	}
 	ST_nin = 0
 	delete ST_in
+}
+function st_get(name) {
+	if (!(name in ST_n)) { S_n = 0; S_min = S_max = S_med = ""; return "" }
+	S_n = ST_n[name]; S_min = ST_min[name]; S_max = ST_max[name]; S_med = ST_med[name]
+	return S_med
+}
+function st_pv(name) {
+	P_v = (name in PV_v) ? PV_v[name] : ""; P_p = (name in PV_p) ? PV_p[name] : ""
+	P_t = (name in PV_t) ? PV_t[name] : ""; P_n = (name in PV_n) ? PV_n[name] : 0
+	return P_v
 }

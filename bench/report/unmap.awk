@@ -2,9 +2,9 @@
 #
 # The report of bench/unmap-report.sh: the raw files of bench/unmap.sh
 # (BENCH.CONFIG.REP.{rec,out}, trace maps, metadata) in, results.md out;
-# the raw files and the verdict rules are described there.  Needs stats.awk.
+# the raw files and the verdict rules are described there.  Needs stats.awk
+# and runs.awk.
 
-function base(p,   n, a) { n = split(p, a, "/"); return a[n] }
 function fmt(x) {
 	if (x == "" ) return "-"
 	if (x >= 100) return sprintf("%.1f", x)
@@ -12,23 +12,18 @@ function fmt(x) {
 	return sprintf("%.4f", x)
 }
 function pct(r) { return sprintf("%+.1f%%", (r - 1) * 100) }
-# stats(b, c): fills S_n, S_min, S_med, S_max of the metric of runs b.c,
-# as foliotune stats gave them (queue(), stats.awk)
-function stats(b, c,   nm) {
-	nm = b "|" c
-	if (!(nm in ST_n)) { S_n = 0; S_min = S_max = S_med = ""; return }
-	S_n = ST_n[nm]; S_min = ST_min[nm]; S_max = ST_max[nm]; S_med = ST_med[nm]
-}
+# stats(b, c): S_n, S_min, S_med, S_max of the metric of runs b.c (queue(),
+# st_get())
+function stats(b, c) { st_get(b "|" c) }
 # pairs(b, c1, c2): the runs of c1 and c2 of the same rep (one ABBA pair)
 # over the reps both have: the per-rep ratios c2/c1 into P_n, P_min, P_max,
 # and foliotune stats' paired verdict on c2 against c1 into P_v (higher,
 # lower, none, few), P_p and its words P_t
 function pairs(b, c1, c2,   nm) {
+	st_pv(b "|" c1 "|" c2)
 	nm = "ratio|" b "|" c1 "|" c2
 	P_n = (nm in ST_n) ? ST_n[nm] : 0
 	P_min = P_n ? ST_min[nm] : ""; P_max = P_n ? ST_max[nm] : ""
-	nm = b "|" c1 "|" c2
-	P_v = (nm in PV_v) ? PV_v[nm] : ""; P_p = (nm in PV_p) ? PV_p[nm] : ""; P_t = (nm in PV_t) ? PV_t[nm] : ""
 }
 # queue(): the metric of every configuration's runs in rep order, and of
 # the pairs stock/batched and nomod/modstock, to foliotune stats (st_run())
@@ -65,58 +60,34 @@ function csum(b, c, name,   k, s) {
 	for (k = 1; k <= ntag[b, c]; k++) s += cnt[b, c, tag[b, c, k], name]
 	return s
 }
-function warn(msg) { W[++nw] = msg }
-# addrun(id): B, C, T of the run named BENCH.CONFIG.REP, counted in the runs
-# of BENCH.CONFIG when first seen; 0 for a warm-up run or another name
-function addrun(id,   p) {
-	if (split(id, p, ".") != 3 || p[3] == "warmup") return 0
-	B = p[1]; C = p[2]; T = p[3]
-	if (!((B, C, T) in seen)) {
-		seen[B, C, T] = 1
-		tag[B, C, ++ntag[B, C]] = T
-		if (!(B in isbench)) { isbench[B] = 1 }
-	}
-	return 1
-}
 
-FNR == 1 {
-	f = base(FILENAME)
-	kind = ""
-	if (f == "host-meta.txt" || f == "guest-meta.txt") kind = "meta"
-	else if (f == "note.txt") kind = "note"
-	else if (FILENAME == "-") kind = "rec"	# the .rec files, from bench/records.py
-	else {
-		n = split(f, p, ".")
-		kind = (n == 4 && addrun(p[1] "." p[2] "." p[3])) ? p[4] : "skip"
-	}
-}
+# a run's benchmark is S (runs.awk's addrun())
+FNR == 1 { kind = (base(FILENAME) == "note.txt") ? "note" : filekind(FILENAME) }
 kind == "skip" { next }
 kind == "note" { note = note (note == "" ? "" : " ") $0; next }
-kind == "meta" {
-	k = $1; $1 = ""; sub(/^ /, ""); if (!(k in meta)) meta[k] = $0; next
-}
+kind == "meta" { metaline(); next }
 kind == "rec" {
 	# ID KEY VALUE, ID knob NAME VALUE, ID counter SOURCE NAME DELTA, ...
 	split($0, fld, "\t")
 	if (!addrun(fld[1])) next
-	if (fld[2] == "counter" && fld[3] == "foliotune") { cnt[B, C, T, fld[4]] = fld[5]; hasmod[B, C, T] = 1 }
-	else if (fld[2] == "exit_code") val[B, C, T, "exit"] = fld[3]
-	else if (fld[2] == "wall_seconds") val[B, C, T, "wall"] = fld[3]
-	else if (fld[2] == "command" && !((B, C) in cmd)) cmd[B, C] = fld[3]
-	else if (fld[2] == "module") val[B, C, T, "module"] = fld[3]
-	else if (fld[2] == "knob" && fld[3] == "unmap_batch") val[B, C, T, "knob"] = fld[4]
+	if (fld[2] == "counter" && fld[3] == "foliotune") { cnt[S, C, T, fld[4]] = fld[5]; hasmod[S, C, T] = 1 }
+	else if (fld[2] == "exit_code") val[S, C, T, "exit"] = fld[3]
+	else if (fld[2] == "wall_seconds") val[S, C, T, "wall"] = fld[3]
+	else if (fld[2] == "command" && !((S, C) in cmd)) cmd[S, C] = fld[3]
+	else if (fld[2] == "module") val[S, C, T, "module"] = fld[3]
+	else if (fld[2] == "knob" && fld[3] == "unmap_batch") val[S, C, T, "knob"] = fld[4]
 	next
 }
 kind == "out" {
-	if ($1 == "loops_per_sec") { val[B, C, T, "metric"] = $2; metric[B] = "loops/s" }
-	else if ($1 == "reclaim_seconds") { val[B, C, T, "metric"] = $2; metric[B] = "reclaim s" }
-	else if ($1 == "reclaimed_kb") val[B, C, T, "reclaimed"] = $2
-	else if ($1 == "reclaim_request_kb") val[B, C, T, "request"] = $2
+	if ($1 == "loops_per_sec") { val[S, C, T, "metric"] = $2; metric[S] = "loops/s" }
+	else if ($1 == "reclaim_seconds") { val[S, C, T, "metric"] = $2; metric[S] = "reclaim s" }
+	else if ($1 == "reclaimed_kb") val[S, C, T, "reclaimed"] = $2
+	else if ($1 == "reclaim_request_kb") val[S, C, T, "request"] = $2
 	else if ($1 == "#" && $2 == "orders:") {
 		k = $0; sub(/^# orders: /, "", k)
-		if (!((B, k) in omixseen)) { omixseen[B, k] = 1; omix[B] = omix[B] (omix[B] == "" ? "" : " / ") k }
+		if (!((S, k) in omixseen)) { omixseen[S, k] = 1; omix[S] = omix[S] (omix[S] == "" ? "" : " / ") k }
 	}
-	else if ($1 == "not" && $2 == "ok") val[B, C, T, "notok"] = $0
+	else if ($1 == "not" && $2 == "ok") val[S, C, T, "notok"] = $0
 	next
 }
 kind == "bt" {
@@ -124,20 +95,18 @@ kind == "bt" {
 	if ($1 ~ /^@(calls|ns|max_ns)\[/) {
 		m = $1; sub(/^@/, "", m); o = m; sub(/\[.*/, "", m); sub(/^[a-z_]*\[/, "", o); sub(/\]:$/, "", o)
 		md = C; sub(/^trace-/, "", md)
-		if (m == "max_ns") { if ($2 > bt[B, md, o, m]) bt[B, md, o, m] = $2 }
-		else bt[B, md, o, m] += $2
-		btord[B, o] = 1; hastrace[B] = 1
+		if (m == "max_ns") { if ($2 > bt[S, md, o, m]) bt[S, md, o, m] = $2 }
+		else bt[S, md, o, m] += $2
+		btord[S, o] = 1; hastrace[S] = 1
 	}
 	next
 }
 
 END {
-	nb = split("seed filera file2m file2m-shift order0 lazyfree shmem16k shmem64k shmem128k shmem2m shmem2m-pte", order, " ")
-	# anything else found in raw/ goes last
-	for (k in isbench) { known = 0; for (i = 1; i <= nb; i++) if (order[i] == k) known = 1; if (!known) order[++nb] = k }
+	nb = inorder("seed filera file2m file2m-shift order0 lazyfree shmem16k shmem64k shmem128k shmem2m shmem2m-pte", order, isscen)
 	queue()
 
-	desc["seed"] = "seed micro-benchmark: per vCPU one 2 MiB xfs file, mmap, touch every page, MADV_PAGEOUT, loop; default readahead"
+	desc["seed"] = "Yin Fengwei's MADV_PAGEOUT micro-benchmark (his 2023 batched rmap series): per vCPU one 2 MiB xfs file, mmap, touch every page, MADV_PAGEOUT, loop; default readahead"
 	desc["filera"] = "memcg memory.reclaim of a clean xfs file, mmap MAP_SHARED (PTE-mapped), default readahead (mixed orders)"
 	desc["file2m"] = "memcg memory.reclaim of a clean xfs file, MADV_HUGEPAGE (2 MiB folios), 2 MiB-aligned but PTE-mapped (PR_SET_THP_DISABLE forbids the PMD mapping)"
 	desc["file2m-shift"] = "as file2m, mapped at 2 MiB-aligned + 64 KiB (not aligned): each 2 MiB folio straddles two page tables (runs of 496 + 16)"
@@ -250,12 +219,7 @@ END {
 		exercised[b] = okx
 	}
 
-	if (nw) {
-		print ""
-		print "## Warnings"
-		print ""
-		for (k = 1; k <= nw; k++) print "- **WARNING** " W[k]
-	}
+	warnings()
 
 	# ---- timed runs ----
 	print ""

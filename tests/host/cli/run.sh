@@ -706,7 +706,7 @@ check "record: SIGTERM forwarded to the command" grep -q '^exit_signal 15$' "$T/
 
 # ------------------------------------------------------------------ compare
 ft compare "$FIX/stock.txt" "$FIX/mkold1.txt"
-golden "compare (seed table)" 0 compare.txt
+golden "compare (the 2016 fault-around report's table)" 0 compare.txt
 ft compare "$FIX/stock.txt" "$FIX/mkold1.txt" "$FIX/nomodule.txt"
 golden "compare three records" 0 compare3.txt
 ft compare --only 'refault|fault$' "$FIX/stock.txt" "$FIX/mkold1.txt"
