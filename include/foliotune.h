@@ -28,7 +28,10 @@
  * documented range: the CLI refuses values outside it, the module's own
  * checks (its errno) have the last word on what it passes.  A knob the
  * loaded module does not provide yet simply has no file.  New knobs go at
- * the end.
+ * the end.  The module names its files from this list and fails to link
+ * until a file defines foliotune_knob_NAME for a knob added here
+ * (module/internal.h); the CLI, the man page's and docs' tables follow
+ * from it too.
  */
 #define FOLIOTUNE_FA_BYTES_MIN		4096		/* one page (x86-64) */
 #define FOLIOTUNE_FA_BYTES_MAX		2097152		/* PTRS_PER_PTE pages */

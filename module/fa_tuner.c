@@ -346,19 +346,13 @@ static void ft_fa_auto_work_fn(struct work_struct *work)
  * ft_fa_knob_set() takes ft_fa_lock, refuses with ENODEV outside it, calls
  * the knob's set_locked() and turns unmap counting on or off to match.
  */
-struct ft_fa_knob {
-	struct ft_knob knob;
-	int (*set_locked)(u64 val);
-};
-
-static int ft_fa_knob_set(struct ft_knob *knob, u64 val)
+static int ft_fa_knob_set(int (*set_locked)(u64 val), u64 val)
 {
-	const struct ft_fa_knob *k = container_of(knob, struct ft_fa_knob, knob);
 	int ret = -ENODEV;
 
 	mutex_lock(&ft_fa_lock);
 	if (ft_fa_live) {
-		ret = k->set_locked(val);
+		ret = set_locked(val);
 		ft_fa_update_key_locked();
 	}
 	mutex_unlock(&ft_fa_lock);
@@ -470,27 +464,27 @@ static int ft_fa_auto_age_set_locked(u64 val)
 	return 0;
 }
 
-#define FT_FA_KNOB(knob_name, lo, hi, fn) {				\
-	.knob = {							\
-		.name = knob_name,					\
-		.min = lo,						\
-		.max = hi,						\
-		.get = fn##_get,					\
-		.set = ft_fa_knob_set,					\
-	},								\
-	.set_locked = fn##_set_locked,					\
+/* foliotune_knob_NAME, whose writes go through ft_fa_knob_set() */
+#define FT_FA_KNOB(name, lo, hi, fn)					\
+static int fn##_set(struct ft_knob *knob, u64 val)			\
+{									\
+	return ft_fa_knob_set(fn##_set_locked, val);			\
+}									\
+struct ft_knob foliotune_knob_##name = {				\
+	.min = lo,							\
+	.max = hi,							\
+	.get = fn##_get,						\
+	.set = fn##_set,						\
 }
 
 /* the byte knobs' range is the kernel's rules: ft_fa_bytes_to_pages() */
-static struct ft_fa_knob ft_fa_knobs[] = {
-	FT_FA_KNOB("fault_around_bytes", 0, U64_MAX, ft_fa_bytes),
-	FT_FA_KNOB("fault_around_mkold", 0, 2, ft_fa_mkold),
-	FT_FA_KNOB("fault_around_auto", 0, 1, ft_fa_auto),
-	FT_FA_KNOB("fault_around_auto_max_bytes", 0, U64_MAX, ft_fa_auto_max),
-	FT_FA_KNOB("fault_around_auto_period_ms", FOLIOTUNE_FA_PERIOD_MIN_MS,
-		   FOLIOTUNE_FA_PERIOD_MAX_MS, ft_fa_auto_period),
-	FT_FA_KNOB("fault_around_auto_age", 0, 1, ft_fa_auto_age),
-};
+FT_FA_KNOB(fault_around_bytes, 0, U64_MAX, ft_fa_bytes);
+FT_FA_KNOB(fault_around_mkold, 0, 2, ft_fa_mkold);
+FT_FA_KNOB(fault_around_auto, 0, 1, ft_fa_auto);
+FT_FA_KNOB(fault_around_auto_max_bytes, 0, U64_MAX, ft_fa_auto_max);
+FT_FA_KNOB(fault_around_auto_period_ms, FOLIOTUNE_FA_PERIOD_MIN_MS,
+	   FOLIOTUNE_FA_PERIOD_MAX_MS, ft_fa_auto_period);
+FT_FA_KNOB(fault_around_auto_age, 0, 1, ft_fa_auto_age);
 
 static int ft_fa_auto_state_show(struct seq_file *m, void *unused)
 {
@@ -613,10 +607,6 @@ void foliotune_fa_post_unpatch(struct klp_object *obj)
 
 void foliotune_fa_debugfs_init(struct dentry *dir)
 {
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(ft_fa_knobs); i++)
-		foliotune_knob_create(dir, &ft_fa_knobs[i].knob);
 	debugfs_create_file(FOLIOTUNE_AUTO_STATE_FILE, 0444, dir, NULL,
 			    &ft_fa_auto_state_fops);
 }

@@ -35,8 +35,8 @@ void foliotune_set_pte_range(struct vm_fault *vmf, struct folio *folio,
 			     unsigned long addr);
 
 /*
- * Module lifecycle (main.c): knobs, the auto-state file and the stock-kernel
- * probes at load; everything undone at unload.
+ * Module lifecycle (main.c): the auto-state file and the stock-kernel
+ * probes at load (the knobs are knobs.c's); everything undone at unload.
  */
 void foliotune_fa_debugfs_init(struct dentry *dir);
 void foliotune_fa_exit(void);

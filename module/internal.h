@@ -35,20 +35,26 @@ void foliotune_stats_debugfs_init(struct dentry *dir);
  * knobs.c: a 0600 debugfs file holding one unsigned decimal in [min, max].
  * get/set are this module's own functions; set runs under knob->lock and
  * may refuse a value with an errno (the value then stays unchanged).
+ *
+ * Every knob of include/foliotune.h's FOLIOTUNE_KNOBS is a struct ft_knob
+ * named foliotune_knob_NAME, defined by the file that owns it; knobs.c
+ * names its debugfs file from the header.  A knob added to the header that
+ * no file defines fails the module's link (modpost: undefined).
  */
 struct ft_knob {
-	const char *name;
 	u64 min, max;
 	u64 (*get)(struct ft_knob *knob);
 	int (*set)(struct ft_knob *knob, u64 val);
 	struct mutex lock;
 };
-void foliotune_knob_create(struct dentry *dir, struct ft_knob *knob);
+#define FT_KNOB_DECLARE(name, ...)	foliotune_knob_##name,
+extern struct ft_knob FOLIOTUNE_KNOBS(FT_KNOB_DECLARE) foliotune_knob_end_of_list;
+#undef FT_KNOB_DECLARE
+void foliotune_knobs_debugfs_init(struct dentry *dir);
 int foliotune_knob_parse(const char *s, size_t len, u64 *val);
 
 /* reclaim_probes.c: pgpgoutclean, pageref_* (knob reclaim_probes). */
 int foliotune_reclaim_probes_init(void);
-void foliotune_reclaim_probes_debugfs_init(struct dentry *dir);
 void foliotune_reclaim_probes_exit(void);
 
 /* build_check.c: refuse any kernel build we were not verified against. */

@@ -87,8 +87,25 @@ static const struct file_operations ft_knob_fops = {
 	.llseek = default_llseek,
 };
 
-void foliotune_knob_create(struct dentry *dir, struct ft_knob *knob)
+#define FT_KNOB_ENTRY(name, ...)					\
+	[FT_KNOB_##name] = &foliotune_knob_##name,
+static struct ft_knob *const ft_knobs[FT_NR_KNOBS] = {
+	FOLIOTUNE_KNOBS(FT_KNOB_ENTRY)
+};
+#undef FT_KNOB_ENTRY
+
+static const char *const ft_knob_names[FT_NR_KNOBS] = {
+	FOLIOTUNE_KNOBS(FOLIOTUNE_NAME_STRING)
+};
+
+/* One file per knob of the header, named as the header spells it. */
+void foliotune_knobs_debugfs_init(struct dentry *dir)
 {
-	mutex_init(&knob->lock);
-	debugfs_create_file(knob->name, 0600, dir, knob, &ft_knob_fops);
+	int i;
+
+	for (i = 0; i < FT_NR_KNOBS; i++) {
+		mutex_init(&ft_knobs[i]->lock);
+		debugfs_create_file(ft_knob_names[i], 0600, dir, ft_knobs[i],
+				    &ft_knob_fops);
+	}
 }

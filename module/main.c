@@ -54,10 +54,8 @@ static int __init foliotune_init(void)
 	}
 	foliotune_build_debugfs_init(ft_dir);
 	foliotune_stats_debugfs_init(ft_dir);
-	foliotune_unmap_debugfs_init(ft_dir);
-	foliotune_referenced_debugfs_init(ft_dir);
+	foliotune_knobs_debugfs_init(ft_dir);
 	foliotune_fa_debugfs_init(ft_dir);
-	foliotune_reclaim_probes_debugfs_init(ft_dir);
 
 	ret = foliotune_livepatch_enable();
 	if (ret) {

@@ -149,8 +149,8 @@ static int ft_reclaim_probes_set(struct ft_knob *knob, u64 val)
 	return 0;
 }
 
-static struct ft_knob ft_reclaim_probes_knob = {
-	.name = "reclaim_probes",
+/* <dir>/reclaim_probes: the probes are registered before debugfs exists. */
+struct ft_knob foliotune_knob_reclaim_probes = {
 	.min = 0,
 	.max = 1,
 	.get = ft_reclaim_probes_get,
@@ -178,12 +178,6 @@ int foliotune_reclaim_probes_init(void)
 err_eviction:
 	unregister_kprobe(&ft_eviction_kp);
 	return ret;
-}
-
-/* <dir>/reclaim_probes, once the probes are registered. */
-void foliotune_reclaim_probes_debugfs_init(struct dentry *dir)
-{
-	foliotune_knob_create(dir, &ft_reclaim_probes_knob);
 }
 
 /* After debugfs is gone: no knob write can race with the unregistering. */

@@ -210,16 +210,10 @@ static int ft_referenced_batch_set(struct ft_knob *knob, u64 val)
 	return 0;
 }
 
-static struct ft_knob ft_referenced_batch_knob = {
-	.name = "referenced_batch",
+/* <dir>/referenced_batch (0600): reads "0\n"/"1\n", accepts 0 or 1. */
+struct ft_knob foliotune_knob_referenced_batch = {
 	.min = 0,
 	.max = 1,
 	.get = ft_referenced_batch_get,
 	.set = ft_referenced_batch_set,
 };
-
-/* Creates <dir>/referenced_batch (0600): reads "0\n"/"1\n", accepts 0 or 1. */
-void foliotune_referenced_debugfs_init(struct dentry *dir)
-{
-	foliotune_knob_create(dir, &ft_referenced_batch_knob);
-}

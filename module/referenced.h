@@ -8,7 +8,6 @@
 
 #include <linux/types.h>
 
-struct dentry;
 struct folio;
 struct vm_area_struct;
 
@@ -20,8 +19,7 @@ bool foliotune_folio_referenced_one(struct folio *folio,
 				    struct vm_area_struct *vma,
 				    unsigned long address, void *arg);
 
-/* Knob: referenced_batch (0600, "0"/"1"); the value is foliotune_referenced_batch. */
+/* Knob referenced_batch (foliotune_knob_referenced_batch): its value. */
 extern bool foliotune_referenced_batch;
-void foliotune_referenced_debugfs_init(struct dentry *dir);
 
 #endif /* FOLIOTUNE_REFERENCED_H */

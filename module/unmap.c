@@ -267,16 +267,10 @@ static int ft_unmap_batch_set(struct ft_knob *knob, u64 val)
 	return 0;
 }
 
-static struct ft_knob ft_unmap_batch_knob = {
-	.name = "unmap_batch",
+/* <dir>/unmap_batch (0600): reads "0\n"/"1\n", accepts 0 or 1. */
+struct ft_knob foliotune_knob_unmap_batch = {
 	.min = 0,
 	.max = 1,
 	.get = ft_unmap_batch_get,
 	.set = ft_unmap_batch_set,
 };
-
-/* Creates <dir>/unmap_batch (0600): reads "0\n"/"1\n", accepts 0 or 1. */
-void foliotune_unmap_debugfs_init(struct dentry *dir)
-{
-	foliotune_knob_create(dir, &ft_unmap_batch_knob);
-}

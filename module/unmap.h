@@ -7,7 +7,6 @@
 
 #include <linux/types.h>
 
-struct dentry;
 struct folio;
 struct vm_area_struct;
 
@@ -19,8 +18,7 @@ bool foliotune_try_to_unmap_one(struct folio *folio,
 				struct vm_area_struct *vma,
 				unsigned long address, void *arg);
 
-/* Knob: unmap_batch (0600, "0"/"1"); the value is foliotune_unmap_batch. */
+/* Knob unmap_batch (foliotune_knob_unmap_batch): foliotune_unmap_batch. */
 extern bool foliotune_unmap_batch;
-void foliotune_unmap_debugfs_init(struct dentry *dir);
 
 #endif /* FOLIOTUNE_UNMAP_H */
