@@ -65,8 +65,14 @@
 
 #include "kernel_syms.h"
 #include "internal.h"
-#include "faultaround.h"
+#include "fa_tuner.h"
 #include "fa_policy.h"
+
+/* ---- the modes the fault and unmap paths follow (fa_tuner.h) ---- */
+
+int foliotune_fa_mkold __read_mostly;
+bool foliotune_fa_sampling __read_mostly;
+DEFINE_STATIC_KEY_FALSE(foliotune_fa_unmap_key);
 
 /* ---- state shared by the knobs, the callbacks and the auto mode ---- */
 

@@ -91,11 +91,6 @@
 #include "internal.h"
 #include "faultaround.h"
 
-int foliotune_fa_mkold __read_mostly;
-bool foliotune_fa_sampling __read_mostly;
-
-DEFINE_STATIC_KEY_FALSE(foliotune_fa_unmap_key);
-
 /* ---- what each CPU remembers of the last read fault it mapped ---- */
 
 /*

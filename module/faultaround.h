@@ -1,30 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * faultaround.h - the fault-around tuner: the replacement set_pte_range()
- * and its modes (faultaround.c), its knobs, auto mode and callbacks
- * (fa_tuner.c), and the small hook that module/unmap.c calls to count
- * young/old file PTEs.
+ * faultaround.h - faultaround.c's interface: the replacement
+ * set_pte_range(), and the small hook that module/unmap.c calls to count
+ * young/old file PTEs.  The modes both follow are fa_tuner.h's.
  */
 #ifndef FOLIOTUNE_FAULTAROUND_H
 #define FOLIOTUNE_FAULTAROUND_H
 
-#include <linux/jump_label.h>
 #include <linux/mm.h>
 #include <linux/pgtable.h>
 #include <linux/types.h>
 
 #include "internal.h"
-
-struct dentry;
-struct klp_object;
-
-/*
- * The modes the fault path reads (faultaround.c) and the tuner sets
- * (fa_tuner.c, under its lock): fault_around_mkold, read once per
- * set_pte_range() call, and whether the auto mode's usefulness sample runs.
- */
-extern int foliotune_fa_mkold;
-extern bool foliotune_fa_sampling;
+#include "fa_tuner.h"
 
 /*
  * Livepatch replacement for mm/memory.c's set_pte_range() (global, not
@@ -35,32 +23,14 @@ void foliotune_set_pte_range(struct vm_fault *vmf, struct folio *folio,
 			     unsigned long addr);
 
 /*
- * Module lifecycle (main.c): the auto-state file and the stock-kernel
- * probes at load (the knobs are knobs.c's); everything undone at unload.
- */
-void foliotune_fa_debugfs_init(struct dentry *dir);
-void foliotune_fa_exit(void);
-
-/*
- * klp callbacks of the vmlinux object (livepatch.c).  The tuner is live
- * from pre_patch to pre_unpatch (or post_unpatch, when an enable is
- * reverted): only then do its knobs change the kernel.  Leaving that state
- * stops the auto mode, undoes foliotune's change of fault_around_pages and
- * switches the unmap counting off.
- */
-int foliotune_fa_pre_patch(struct klp_object *obj);
-void foliotune_fa_post_patch(struct klp_object *obj);
-void foliotune_fa_pre_unpatch(struct klp_object *obj);
-void foliotune_fa_post_unpatch(struct klp_object *obj);
-
-/*
  * ---- Hook for the batched try_to_unmap_one() (unmap.c) ----
  *
  * fa_unmap_young_ptes / fa_unmap_old_ptes count the file (page cache and
  * shmem) PTEs that try_to_unmap_one() clears, by the accessed bit each one
  * had when it was cleared.  Enabled (static key) only while fault-around
- * tuning is on: fault_around_mkold != 0 or fault_around_auto = 1.  Off, the
- * hook is a NOP in the unmap path.
+ * tuning is on: fault_around_mkold != 0 or fault_around_auto = 1
+ * (ft_fa_unmap_tracking(), fa_tuner.h).  Off, the hook is a NOP in the
+ * unmap path.
  *
  * A batch clears nr PTEs with get_and_clear_full_ptes(), which ORs their
  * accessed bits into one pteval: the per-PTE information is gone.  So for
@@ -78,13 +48,6 @@ void foliotune_fa_post_unpatch(struct klp_object *obj);
  * old.  Young counts come from unmaps without that check: MADV_PAGEOUT
  * and the try_to_unmap() of a folio split.
  */
-DECLARE_STATIC_KEY_FALSE(foliotune_fa_unmap_key);
-
-static __always_inline bool ft_fa_unmap_tracking(void)
-{
-	return static_branch_unlikely(&foliotune_fa_unmap_key);
-}
-
 /*
  * get_and_clear_full_ptes() (include/linux/pgtable.h:681-697 of
  * linux-source-6.12 6.12.117-1~deb12u1; x86 uses this generic version)

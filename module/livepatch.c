@@ -23,6 +23,7 @@
 #include <linux/string.h>
 
 #include "internal.h"
+#include "fa_tuner.h"
 #include "faultaround.h"
 #include "kernel_syms.h"
 #include "referenced.h"

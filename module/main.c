@@ -23,7 +23,7 @@
 #include <linux/debugfs.h>
 #include <linux/module.h>
 
-#include "faultaround.h"
+#include "fa_tuner.h"
 #include "internal.h"
 #include "referenced.h"
 #include "unmap.h"
