@@ -375,8 +375,10 @@ check "faultaround: fa_auto_changes counts them ($c1 <= $changes <= $c2)" \
 # (its history starts again).  A step's 64 sampled PTEs come from a
 # handful of events, so now and then one step finds a quarter-used load
 # "little used" and halves; the window comes back (fa_policy.c: below
-# 64K, worth its cost).  What must hold: never below 32K, most steps at
-# 64K, and 64K at the end.
+# 64K, worth its cost).  What must hold: never below 32K, three steps in
+# four at 64K, and at least 32K at the end (a halving can land between the
+# state's snapshot and the read of the window: 64K at that instant is luck,
+# it failed a run with 27 of 27 steps at 64K).
 wait_steps 2
 echo 0 > "$D/fault_around_auto"
 echo 65536 > "$D/fault_around_auto_max_bytes"
@@ -394,8 +396,8 @@ check "faultaround: process creation's code faults are counted apart (fa_read_fa
 read -r n at64 low <<< "$(grep '^step ' <<< "$st" | tail -n $((p1 - p0)) |
 	awk '{ n++; at += $4 == 65536; low += $4 < 32768 } END { print n + 0, at + 0, low + 0 }')"
 w1=$(<"$KDBG")
-check "faultaround: auto keeps 64K under process creation (now $w1; $at64 of the last $n steps at 64K, $low below 32K; $((p1 - p0)) steps, 8 or more)" \
-	test "$w1" = 65536 -a "$low" = 0 -a $((2 * at64)) -ge "$n" -a $((p1 - p0)) -ge 8
+check "faultaround: auto keeps 64K under process creation (now $w1; $at64 of the last $n steps at 64K, 3 in 4 needed, $low below 32K; $((p1 - p0)) steps, 8 or more)" \
+	test "$w1" -ge 32768 -a "$low" = 0 -a $((4 * at64)) -ge $((3 * n)) -a $((p1 - p0)) -ge 8
 log "auto after spawn: $(tr '\n' ';' < "$D/fault_around_auto_state")"
 # From 32K (where another workload may have left it), the same load brings
 # the window back to the kernel's 64K: worth its cost at every size, it
