@@ -35,9 +35,11 @@ static const struct ft_help ft_helps[] = {
 	  "load the module and wait for the livepatch\n"
 	  "transition",
 	  "Load the module (finit_module) and wait until the livepatch transition is\n"
-	  "complete.  PATH defaults to /lib/modules/$(uname -r)/updates/foliotune.ko\n"
-	  "(make install), else the module of the source tree this program was built\n"
-	  "from.  On a timeout the tasks not yet patched are listed.\n",
+	  "complete.  Without PATH the module is found as modprobe finds it: the file\n"
+	  "/lib/modules/$(uname -r)/modules.dep names (make install puts it in updates/\n"
+	  "and runs depmod), else updates/foliotune.ko there if depmod has not indexed\n"
+	  "it yet, else the module of the source tree this program was built from.\n"
+	  "On a timeout the tasks not yet patched are listed.\n",
 	  "  -t, --timeout SECONDS     how long to wait for the transition (default 60)\n",
 	  false },
 	{ "unload", "[-t SECONDS]",
