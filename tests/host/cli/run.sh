@@ -59,6 +59,8 @@ fi
 export FOLIOTUNE_FAKE_MODULE_SYSCALLS=38	# ENOSYS unless a test says otherwise
 export FOLIOTUNE_ASSUME_UID=0
 unset FOLIOTUNE_DEBUGFS FOLIOTUNE_SYSROOT
+# (run under sudo or not: the tests below set these themselves)
+unset SUDO_UID SUDO_GID
 export LC_ALL=C
 
 ok() {
@@ -615,6 +617,17 @@ golden "record file" 0 record-settings.txt "$T/rec1.txt"
 check "record: settings applied during the run" test "$(cat "$T/during")" = "during: 1 16384"
 check "record: settings restored" test "$(cat "$D/fault_around_mkold") $(cat "$D/fault_around_bytes")" = "0 65536"
 check "record: file mode 0600" test "$(stat -c %a "$T/rec1.txt")" = 600
+# under sudo the file goes to the user who ran sudo, whose next command
+# (compare) must read it; needs real root to chown
+if [ "$(id -u)" = 0 ]; then
+	check "record: as root without sudo, the file stays root's" test "$(stat -c %u:%g "$T/rec1.txt")" = 0:0
+	SUDO_UID=65534 SUDO_GID=65533 ft record -o "$T/rec-sudo.txt" -- true
+	expect "record under sudo" 0 "record written to $T/rec-sudo.txt"
+	check "record under sudo: the file is the sudo user's, mode 0600" \
+		test "$(stat -c %u:%g:%a "$T/rec-sudo.txt")" = 65534:65533:600
+else
+	echo "ok - record under sudo: the file is the sudo user's # SKIP not root (chown needs root)"
+fi
 cp "$FIX/proc_vmstat.before" "$R/proc/vmstat"
 cp "$FIX/module_vmstat.before" "$D/vmstat"
 
@@ -813,8 +826,14 @@ rm -f "$T/ab-count"
 ft ab -o "$T/ab6.txt" -k unmap_batch=0,1 -n 3 -w 0 -f "$T/ab-metric" -m 'MB/s ([0-9]+)' -N mbs -- \
 	sh -c "sh '$T/ab-work.sh' >'$T/ab-metric'"
 expect "ab -f -m: no matching line in the file" 2 "run 1 (pair 1, arm A) failed: no line matching the metric's expression in $T/ab-metric"
-ft ab -o "$T/ab3.txt" --aa -a unmap_batch=0 -n 3 -w 0 -- true
+SUDO_UID=65534 SUDO_GID=65533 ft ab -o "$T/ab3.txt" --aa -a unmap_batch=0 -n 3 -w 0 -- true
 expect "ab --aa" 0 "arm B:    unmap_batch=0 reclaim_probes=1 (A/A: the noise floor)"
+if [ "$(id -u)" = 0 ]; then
+	check "ab under sudo: the file is the sudo user's, mode 0600" \
+		test "$(stat -c %u:%g:%a "$T/ab3.txt")" = 65534:65533:600
+else
+	echo "ok - ab under sudo: the file is the sudo user's # SKIP not root (chown needs root)"
+fi
 # refused before anything runs or changes
 echo 16384 >"$D/fault_around_bytes"
 for args in "-n 2 -k unmap_batch=0,1|at least 3 pairs" \
