@@ -49,9 +49,10 @@ static const struct ft_help ft_helps[] = {
 	  "(delete_module).\n",
 	  "  -t, --timeout SECONDS     how long to wait for the whole unload (default 60)\n",
 	  false },
-	{ "get", "KNOB",
-	  "print the value of KNOB",
-	  "Print the current value of KNOB.\n",
+	{ "get", "[KNOB]",
+	  "print the value of KNOB, or of every knob",
+	  "Print the current value of KNOB; without KNOB, one \"name value\" line per\n"
+	  "knob the loaded module provides (status lists the others).\n",
 	  NULL, true },
 	{ "set", "KNOB VALUE",
 	  "check VALUE against the knob's range and write it",

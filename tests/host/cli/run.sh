@@ -320,8 +320,8 @@ ft status -x
 expect "unknown command option" 1 "invalid option -- 'x'"
 ft status extra
 expect "status: extra argument" 1 "unexpected argument 'extra'"
-ft get
-expect "get: missing knob" 1 "expected exactly one KNOB"
+ft get unmap_batch fault_around_bytes
+expect "get: two knobs" 1 "expected at most one KNOB"
 ft load -t
 expect "load -t: missing argument" 1 "requires an argument"
 ft load -t soon
@@ -453,6 +453,19 @@ ft -j get bogus
 expect "get: unknown knob, JSON" 1 '^{"error":"unknown knob '"'"'bogus'"'"'","errno":22}$'
 ft get fault_around_auto
 expect "get: knob not provided" 2 "knob fault_around_auto is not provided by this module"
+# without KNOB: every knob the (fake) module provides, as the files read
+ft get
+want=$(for k in $(knob_names); do [ -f "$D/$k" ] && echo "$k $(cat "$D/$k")"; done)
+check "get without KNOB: a name value line per provided knob" test "$(cat "$T/out")" = "$want"
+check "get without KNOB: the fake module provides some knobs, not all" \
+	test "$(wc -l < "$T/out")" -gt 0 -a "$(wc -l < "$T/out")" -lt "$(knob_names | wc -l)"
+ft -j get
+expect "get -j without KNOB" 0 '^{"knobs":\[{"knob":"unmap_batch","value":1,"unit":"bool"},{"knob":"fault_around_bytes","value":65536,"unit":"bytes"},{"knob":"fault_around_mkold","value":0,"unit":"0|1|2"}\]}$'
+mv "$D/fault_around_mkold" "$T/mkold.save" && mkdir "$D/fault_around_mkold"
+ft -j get
+rmdir "$D/fault_around_mkold" && mv "$T/mkold.save" "$D/fault_around_mkold"
+expect "get without KNOB: an unreadable knob is an error" 2 '^{"error":"cannot read fault_around_mkold: Is a directory","errno":21}$'
+check "get without KNOB: the error is the only output" test "$(wc -l < "$T/out")" = 1
 ft set fault_around_bytes 64K
 expect "set 64K" 0 "fault_around_bytes: 65536 -> 65536"
 ft set fault_around_bytes 2m
