@@ -496,7 +496,7 @@ help:
 	@echo '  make soak [DURATION=2h] [CYCLES=500] [SUITES=...]   long reliability runs'
 	@echo '  make bench     both benchmarks + plots into one bench/results/<date>-<commit>/ (~2 h TCG)'
 	@echo '  make plots RESULTS=DIR   PNG/SVG figures of a results directory, from its raw/ files'
-	@echo '  make docs      regenerate docs/counters.md tables from include/foliotune.h'
+	@echo '  make docs      regenerate docs/counters.md tables and the man page knob list from include/foliotune.h'
 	@echo '  make check-host       host-side tests only'
 	@echo '  make check-style      checkpatch on the kernel code'
 	@echo '  make debug-kernel     build the debug kernel (DEBUG_VM, PAGE_TABLE_CHECK, lockdep), cached'
