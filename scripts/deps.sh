@@ -27,6 +27,8 @@ if [ "$on_box" = 1 ]; then
 		build-essential libelf-dev pkg-config bc kmod xz-utils zstd
 		dwarves "linux-headers-$running" xfsprogs util-linux bpftrace
 		stress-ng liburing-dev python3 gnuplot-nox
+		# man foliotune: make install puts the man page there
+		man-db
 	)
 else
 pkgs=(

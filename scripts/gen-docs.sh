@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# gen-docs.sh [--check] - the knob and counter tables of docs/counters.md,
-# generated from include/foliotune.h's FOLIOTUNE_KNOBS and
-# FOLIOTUNE_COUNTERS X-macros (their help strings are the one source of
-# truth).  Rewrites the text between the "<!-- generated:NAME -->" and
-# "<!-- end:NAME -->" markers; --check only compares and exits 1 naming
-# what differs (tests/host/test-docs.sh).
+# gen-docs.sh [--check] - the knob and counter tables of docs/counters.md
+# and the knob list of the man page (userspace/foliotune.8), generated from
+# include/foliotune.h's FOLIOTUNE_KNOBS and FOLIOTUNE_COUNTERS X-macros
+# (their help strings are the one source of truth; foliotune --help prints
+# the same table, from the same macro).  Rewrites the text between the
+# "<!-- generated:NAME -->" and "<!-- end:NAME -->" markers (in the man
+# page: '.\" generated:NAME' and '.\" end:NAME'); --check only compares
+# and exits 1 naming what differs (tests/host/test-docs.sh).
 #
 # The tables are printed by a tiny C program compiled against the header,
 # so every preprocessor detail (string concatenation, line continuations)
@@ -14,6 +16,7 @@
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 doc=${FT_DOC:-$repo/docs/counters.md}
+man=${FT_MAN:-$repo/userspace/foliotune.8}
 inc=${FT_INCLUDE:-$repo/include}	# overridable for the self-test
 check=0
 [ "${1:-}" = --check ] && check=1
@@ -68,12 +71,27 @@ static void range(const char *kind, unsigned long long min, unsigned long long m
 #define KNOB(name, kind, unit, min, max, help) \
 	printf("| `%s` | %s | ", #name, #kind); cell(unit); range(#kind, min, max); \
 	printf(" | "); cell(help); printf(" |\n");
+/* roff text: a backslash doubled (the help strings hold no other roff) */
+static void roff(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			putchar('\\');
+		putchar(*s);
+	}
+}
+
+#define MANKNOB(name, kind, unit, min, max, help) \
+	printf(".TP\n.B %s\n", #name); roff(unit); range(#kind, min, max); \
+	printf(": "); roff(help); printf(".\n");
 #define COUNTER(name, help) \
 	printf("| `%s` | ", #name); cell(help); printf(" | %s |\n", source(#name));
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "knobs")) {
+	if (argc > 1 && !strcmp(argv[1], "manknobs")) {
+		FOLIOTUNE_KNOBS(MANKNOB)
+	} else if (argc > 1 && !strcmp(argv[1], "knobs")) {
 		printf("| knob | kind | values | meaning |\n|---|---|---|---|\n");
 		FOLIOTUNE_KNOBS(KNOB)
 	} else {
@@ -85,24 +103,40 @@ int main(int argc, char **argv)
 C
 cc -std=c11 -Wall -Werror -I "$inc" -o "$w/gen" "$w/gen.c" || { echo "gen-docs.sh: cannot compile the table generator" >&2; exit 2; }
 
-[ -f "$doc" ] || { echo "gen-docs.sh: $doc missing" >&2; exit 2; }
-cp "$doc" "$w/new.md"
-for what in knobs counters; do
-	"$w/gen" "$what" > "$w/$what.md" || exit 2
-	grep -q "^<!-- generated:$what -->" "$w/new.md" && grep -q "^<!-- end:$what -->" "$w/new.md" ||
-		{ echo "gen-docs.sh: $doc has no <!-- generated:$what --> ... <!-- end:$what --> markers" >&2; exit 2; }
-	# replace the text between the markers with the generated table
-	awk -v what="$what" -v tab="$w/$what.md" '
-		$0 == "<!-- generated:" what " -->" { print; while ((getline l < tab) > 0) print l; skip = 1; next }
-		$0 == "<!-- end:" what " -->" { skip = 0 }
-		!skip' "$w/new.md" > "$w/tmp.md" && mv "$w/tmp.md" "$w/new.md"
-done
-if [ "$check" = 1 ]; then
-	if ! diff -u "$doc" "$w/new.md" > "$w/diff"; then
-		echo "docs/counters.md does not match include/foliotune.h (run scripts/gen-docs.sh):"
-		cat "$w/diff"
-		exit 1
+# fill FILE NEW PREFIX SUFFIX WHAT...: FILE, with the generated WHAT
+# between the lines PREFIX"generated:"WHAT SUFFIX and PREFIX"end:"WHAT
+# SUFFIX, written to NEW
+fill() {
+	local file=$1 new=$2 pre=$3 post=$4 what open close
+	shift 4
+	[ -f "$file" ] || { echo "gen-docs.sh: $file missing" >&2; exit 2; }
+	cp "$file" "$new"
+	for what in "$@"; do
+		open="${pre}generated:$what$post" close="${pre}end:$what$post"
+		"$w/gen" "$what" > "$w/$what.txt" || exit 2
+		grep -qxF -- "$open" "$new" && grep -qxF -- "$close" "$new" ||
+			{ echo "gen-docs.sh: $file has no '$open' ... '$close' markers" >&2; exit 2; }
+		# replace the text between the markers with the generated text
+		# (ENVIRON, not -v: awk would read the man page's backslash)
+		open=$open close=$close tab=$w/$what.txt awk '
+			$0 == ENVIRON["open"] { print; while ((getline l < ENVIRON["tab"]) > 0) print l; skip = 1; next }
+			$0 == ENVIRON["close"] { skip = 0 }
+			!skip' "$new" > "$w/tmp" && mv "$w/tmp" "$new"
+	done
+}
+fill "$doc" "$w/new.md" "<!-- " " -->" knobs counters
+fill "$man" "$w/new.8" '.\" ' "" manknobs
+status=0
+for pair in "$doc:$w/new.md" "$man:$w/new.8"; do
+	old=${pair%%:*} new=${pair#*:}
+	if [ "$check" = 1 ]; then
+		if ! diff -u "$old" "$new" > "$w/diff"; then
+			echo "$old does not match include/foliotune.h (run scripts/gen-docs.sh):"
+			cat "$w/diff"
+			status=1
+		fi
+	else
+		cmp -s "$old" "$new" || cp "$new" "$old"
 	fi
-	exit 0
-fi
-cmp -s "$doc" "$w/new.md" || cp "$w/new.md" "$doc"
+done
+exit $status

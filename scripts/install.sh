@@ -67,6 +67,13 @@ install)
 	depmod_kver
 	;;
 uninstall)
+	# the CLI that unloads it goes with the files: unload first.
+	# (FT_SYSFS: the tests' fake sysfs; a DESTDIR has no module loaded.)
+	sysfs=${FT_SYSFS-$([ -n "$DESTDIR" ] || echo /sys)}
+	if [ -n "$sysfs" ] && [ -d "$sysfs/module/foliotune" ]; then
+		echo "install.sh: foliotune is loaded: run 'foliotune unload' first (the CLI goes with uninstall)" >&2
+		exit 1
+	fi
 	if [ -f "$manifest" ]; then
 		# files first, then the directories install created, deepest first
 		grep '^file ' "$manifest" | cut -d' ' -f2- | while read -r p; do

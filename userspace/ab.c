@@ -480,6 +480,7 @@ static int ft_ab_open(struct ft_ab *ab)
 						ab->file);
 		return ft_runtime_error(err, "cannot create %s: %s", ab->file, strerror(err));
 	}
+	ft_give_to_sudo_user(fd, ab->file);
 	ab->out = fdopen(fd, "w");
 	if (!ab->out) {
 		close(fd);

@@ -94,6 +94,12 @@ int ft_kernel_version(char *buf, size_t len);
 void ft_lockdown_mode(char *buf, size_t len);
 int ft_parse_lockdown(const char *content, char *buf, size_t len);
 uid_t ft_euid(void);			/* honours FOLIOTUNE_ASSUME_UID */
+/*
+ * A file foliotune created under sudo(8) goes to the user who ran sudo
+ * (SUDO_UID, SUDO_GID), mode unchanged, so that their next command
+ * (compare, plot) can read it; a warning if it cannot.
+ */
+void ft_give_to_sudo_user(int fd, const char *path);
 /* Returns 0 if root, else reports "must be root" and returns 2. */
 int ft_require_root(const char *what);
 

@@ -45,6 +45,52 @@ static void ft_json_knob_value(const char *field, const struct ft_knob_value *v)
 		jsonw_string_field(ft_jw, field, v->text);
 }
 
+/*
+ * get without KNOB: "name value" per knob the module provides, in the
+ * header's order (status lists the others); -j: {"knobs": [get -j's
+ * objects]}.  All are read before anything is printed: an error is the
+ * only output.
+ */
+static int ft_get_all(const char *dir)
+{
+	struct ft_knob_value v[FT_NR_KNOBS];
+	bool provided[FT_NR_KNOBS];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ft_nr_knobs; i++) {
+		ret = ft_knob_read(dir, &ft_knobs[i], &v[i]);
+		provided[i] = ret != -ENOENT;
+		if (ret && provided[i])
+			return ft_knob_error(dir, &ft_knobs[i], -ret, "read");
+	}
+	if (ft_json) {
+		jsonw_start_object(ft_jw);
+		jsonw_name(ft_jw, "knobs");
+		jsonw_start_array(ft_jw);
+	}
+	for (i = 0; i < ft_nr_knobs; i++) {
+		const struct ft_knob *k = &ft_knobs[i];
+
+		if (!provided[i])
+			continue;
+		if (ft_json) {
+			jsonw_start_object(ft_jw);
+			jsonw_string_field(ft_jw, "knob", k->name);
+			ft_json_knob_value("value", &v[i]);
+			jsonw_string_field(ft_jw, "unit", k->unit);
+			jsonw_end_object(ft_jw);
+		} else {
+			printf("%s %s\n", k->name, v[i].text);
+		}
+	}
+	if (ft_json) {
+		jsonw_end_array(ft_jw);
+		jsonw_end_object(ft_jw);
+	}
+	return FT_EXIT_OK;
+}
+
 int ft_cmd_get(int argc, char **argv)
 {
 	const struct ft_knob *k;
@@ -58,8 +104,12 @@ int ft_cmd_get(int argc, char **argv)
 			return ret;
 	}
 	ft_set_json(ft_json_requested);
-	if (argc - optind != 1)
-		return ft_usage_error(EINVAL, "get: expected exactly one KNOB");
+	if (argc - optind > 1)
+		return ft_usage_error(EINVAL, "get: expected at most one KNOB");
+	if (argc == optind) {
+		ret = ft_open_debugfs_dir(dir, sizeof(dir));
+		return ret ? ret : ft_get_all(dir);
+	}
 	k = ft_knob_find(argv[optind]);
 	if (!k)
 		return ft_usage_error(EINVAL, "unknown knob '%s'", argv[optind]);

@@ -20,7 +20,7 @@ struct ft_help {
 	const char *summary;	/* global help: the lines after the synopsis */
 	const char *text;	/* COMMAND --help: what it does */
 	const char *options;	/* COMMAND --help: its own options */
-	bool knobs;		/* COMMAND --help: list the knobs */
+	bool knobs;		/* COMMAND --help: name the knobs */
 };
 
 static const struct ft_help ft_helps[] = {
@@ -35,9 +35,12 @@ static const struct ft_help ft_helps[] = {
 	  "load the module and wait for the livepatch\n"
 	  "transition",
 	  "Load the module (finit_module) and wait until the livepatch transition is\n"
-	  "complete.  PATH defaults to /lib/modules/$(uname -r)/updates/foliotune.ko\n"
-	  "(make install), else the module of the source tree this program was built\n"
-	  "from.  On a timeout the tasks not yet patched are listed.\n",
+	  "complete.  Without PATH the module is found as modprobe finds it: the file\n"
+	  "/lib/modules/$(uname -r)/modules.dep names (make install puts it in updates/\n"
+	  "and runs depmod), else updates/foliotune.ko there if depmod has not indexed\n"
+	  "it yet, else the module of the source tree this program was built from.\n"
+	  "On a timeout the tasks not yet patched are listed.  Loading turns batching\n"
+	  "on at once (unmap_batch and referenced_batch start at 1).\n",
 	  "  -t, --timeout SECONDS     how long to wait for the transition (default 60)\n",
 	  false },
 	{ "unload", "[-t SECONDS]",
@@ -47,14 +50,15 @@ static const struct ft_help ft_helps[] = {
 	  "(delete_module).\n",
 	  "  -t, --timeout SECONDS     how long to wait for the whole unload (default 60)\n",
 	  false },
-	{ "get", "KNOB",
-	  "print the value of KNOB",
-	  "Print the current value of KNOB.\n",
+	{ "get", "[KNOB]",
+	  "print the value of KNOB, or of every knob",
+	  "Print the current value of KNOB; without KNOB, one \"name value\" line per\n"
+	  "knob the loaded module provides (status lists the others).\n",
 	  NULL, true },
 	{ "set", "KNOB VALUE",
 	  "check VALUE against the knob's range and write it",
-	  "Check VALUE (its kind and range, below) and write it to KNOB; the module\n"
-	  "may still refuse it (its error is reported, exit status 2).\n",
+	  "Check VALUE against the knob's kind and range and write it to KNOB; the\n"
+	  "module may still refuse it (its error is reported, exit status 2).\n",
 	  NULL, true },
 	{ "stat", "[-i SECONDS [-c COUNT]]",
 	  "print the module's counters; with -i, the deltas\n"
@@ -200,6 +204,27 @@ static void ft_usage_knobs(FILE *f)
 "is a usage error.\n");
 }
 
+/*
+ * A command's help names the knobs; their table is the global help's
+ * (one place to read it, not one copy per command).
+ */
+static void ft_usage_knob_names(FILE *f)
+{
+	char names[FT_NR_KNOBS * 64] = "";
+	size_t i, used = 0;
+	int n;
+
+	for (i = 0; i < ft_nr_knobs; i++) {
+		n = snprintf(names + used, sizeof(names) - used, "%s%s", ft_knobs[i].name,
+			     i + 1 < ft_nr_knobs ? ", " : ".");
+		if (n < 0 || (size_t)n >= sizeof(names) - used)
+			break;	/* no room left: the list stops there */
+		used += (size_t)n;
+	}
+	fprintf(f, "\nKnobs (values, ranges and meanings: '%s --help'):\n", ft_prog);
+	ft_print_wrapped(f, names, 2);
+}
+
 /* Print text, its lines after the first indented to column col. */
 static void ft_print_indented(FILE *f, const char *text, int col)
 {
@@ -261,7 +286,7 @@ int ft_command_usage(const char *cmd, FILE *f)
 "  -j, --json                JSON output (errors too)\n"
 "  -h, --help                show this help and exit\n");
 	if (h->knobs)
-		ft_usage_knobs(f);
+		ft_usage_knob_names(f);
 	fprintf(f, "\nSee %s(8).\n", ft_prog);
 	return 0;
 }

@@ -215,7 +215,7 @@ static int ft_restore(const char *dir, struct ft_setting *s, size_t n)
 	return failed;
 }
 
-static int ft_open_output(const char *opt, char *path, size_t len)
+static int ft_create_output(const char *opt, char *path, size_t len)
 {
 	char stamp[32];
 	struct tm tm;
@@ -239,6 +239,15 @@ static int ft_open_output(const char *opt, char *path, size_t len)
 			return fd < 0 ? -errno : fd;
 	}
 	return -EEXIST;
+}
+
+static int ft_open_output(const char *opt, char *path, size_t len)
+{
+	int fd = ft_create_output(opt, path, len);
+
+	if (fd >= 0)
+		ft_give_to_sudo_user(fd, path);
+	return fd;
 }
 
 void ft_record_add_deltas(struct ft_record *r, const char *source,

@@ -136,6 +136,12 @@ if [ -f module/foliotune.ko ] && [ -x userspace/foliotune ]; then
 	KVER=$other DESTDIR=$D PREFIX=/usr/local scripts/install.sh install > /dev/null
 	check "install: a second kernel's install keeps the first kernel's module in the manifest" \
 		grep -qx "file $D/lib/modules/$verified/updates/foliotune.ko" "$D/var/lib/foliotune/installed"
+	# loaded: uninstall refuses, before removing anything
+	mkdir -p "$w/sys/module/foliotune"
+	out=$(FT_SYSFS=$w/sys KVER=$verified DESTDIR=$D PREFIX=/usr/local scripts/install.sh uninstall 2>&1)
+	rc=$?
+	check_eq "uninstall: refused while the module is loaded" "1 install.sh: foliotune is loaded: run 'foliotune unload' first (the CLI goes with uninstall)" "$rc $out"
+	check "uninstall: the refusal removed nothing" test -f "$D/usr/local/sbin/foliotune" -a -f "$D/var/lib/foliotune/installed"
 	out=$(make -s uninstall DESTDIR="$D" KVER="$verified" 2>&1)
 	check_eq "uninstall: the tree is as before (an existing sbin/ stays)" "$(cat "$w/tree-before")" \
 		"$(cd "$D" && find . | sort)"

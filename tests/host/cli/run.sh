@@ -59,6 +59,8 @@ fi
 export FOLIOTUNE_FAKE_MODULE_SYSCALLS=38	# ENOSYS unless a test says otherwise
 export FOLIOTUNE_ASSUME_UID=0
 unset FOLIOTUNE_DEBUGFS FOLIOTUNE_SYSROOT
+# (run under sudo or not: the tests below set these themselves)
+unset SUDO_UID SUDO_GID
 export LC_ALL=C
 
 ok() {
@@ -302,9 +304,12 @@ check "help names no FOLIOTUNE_* environment variable" sh -c "! grep -q FOLIOTUN
 check "help shows no build-tree path" sh -c "! grep -q -e '$(cd "$FT_SRCDIR/.." && pwd)' -e 'module/foliotune.ko' '$T/help-every'"
 missing=
 for k in $(knob_names); do
-	grep -q "^  $k " "$T/set-help" || missing="$missing $k"
+	grep -q -E "(^  |, )$k(,|\.$)" "$T/set-help" || missing="$missing $k"
 done
-check "set --help lists every knob of foliotune.h" test -z "$missing"
+check "set --help names every knob of foliotune.h" test -z "$missing"
+# the knob table has one place, the global help
+check "--help has the knob table" grep -q '^Values: ' "$T/help"
+check "no COMMAND --help repeats the knob table" sh -c "! grep -q '^Values: ' '$T/help-all'"
 ft
 expect "no command: usage error" 1 "missing COMMAND"
 ft bogus
@@ -318,8 +323,8 @@ ft status -x
 expect "unknown command option" 1 "invalid option -- 'x'"
 ft status extra
 expect "status: extra argument" 1 "unexpected argument 'extra'"
-ft get
-expect "get: missing knob" 1 "expected exactly one KNOB"
+ft get unmap_batch fault_around_bytes
+expect "get: two knobs" 1 "expected at most one KNOB"
 ft load -t
 expect "load -t: missing argument" 1 "requires an argument"
 ft load -t soon
@@ -451,6 +456,19 @@ ft -j get bogus
 expect "get: unknown knob, JSON" 1 '^{"error":"unknown knob '"'"'bogus'"'"'","errno":22}$'
 ft get fault_around_auto
 expect "get: knob not provided" 2 "knob fault_around_auto is not provided by this module"
+# without KNOB: every knob the (fake) module provides, as the files read
+ft get
+want=$(for k in $(knob_names); do [ -f "$D/$k" ] && echo "$k $(cat "$D/$k")"; done)
+check "get without KNOB: a name value line per provided knob" test "$(cat "$T/out")" = "$want"
+check "get without KNOB: the fake module provides some knobs, not all" \
+	test "$(wc -l < "$T/out")" -gt 0 -a "$(wc -l < "$T/out")" -lt "$(knob_names | wc -l)"
+ft -j get
+expect "get -j without KNOB" 0 '^{"knobs":\[{"knob":"unmap_batch","value":1,"unit":"bool"},{"knob":"fault_around_bytes","value":65536,"unit":"bytes"},{"knob":"fault_around_mkold","value":0,"unit":"0|1|2"}\]}$'
+mv "$D/fault_around_mkold" "$T/mkold.save" && mkdir "$D/fault_around_mkold"
+ft -j get
+rmdir "$D/fault_around_mkold" && mv "$T/mkold.save" "$D/fault_around_mkold"
+expect "get without KNOB: an unreadable knob is an error" 2 '^{"error":"cannot read fault_around_mkold: Is a directory","errno":21}$'
+check "get without KNOB: the error is the only output" test "$(wc -l < "$T/out")" = 1
 ft set fault_around_bytes 64K
 expect "set 64K" 0 "fault_around_bytes: 65536 -> 65536"
 ft set fault_around_bytes 2m
@@ -615,6 +633,17 @@ golden "record file" 0 record-settings.txt "$T/rec1.txt"
 check "record: settings applied during the run" test "$(cat "$T/during")" = "during: 1 16384"
 check "record: settings restored" test "$(cat "$D/fault_around_mkold") $(cat "$D/fault_around_bytes")" = "0 65536"
 check "record: file mode 0600" test "$(stat -c %a "$T/rec1.txt")" = 600
+# under sudo the file goes to the user who ran sudo, whose next command
+# (compare) must read it; needs real root to chown
+if [ "$(id -u)" = 0 ]; then
+	check "record: as root without sudo, the file stays root's" test "$(stat -c %u:%g "$T/rec1.txt")" = 0:0
+	SUDO_UID=65534 SUDO_GID=65533 ft record -o "$T/rec-sudo.txt" -- true
+	expect "record under sudo" 0 "record written to $T/rec-sudo.txt"
+	check "record under sudo: the file is the sudo user's, mode 0600" \
+		test "$(stat -c %u:%g:%a "$T/rec-sudo.txt")" = 65534:65533:600
+else
+	echo "ok - record under sudo: the file is the sudo user's # SKIP not root (chown needs root)"
+fi
 cp "$FIX/proc_vmstat.before" "$R/proc/vmstat"
 cp "$FIX/module_vmstat.before" "$D/vmstat"
 
@@ -813,8 +842,14 @@ rm -f "$T/ab-count"
 ft ab -o "$T/ab6.txt" -k unmap_batch=0,1 -n 3 -w 0 -f "$T/ab-metric" -m 'MB/s ([0-9]+)' -N mbs -- \
 	sh -c "sh '$T/ab-work.sh' >'$T/ab-metric'"
 expect "ab -f -m: no matching line in the file" 2 "run 1 (pair 1, arm A) failed: no line matching the metric's expression in $T/ab-metric"
-ft ab -o "$T/ab3.txt" --aa -a unmap_batch=0 -n 3 -w 0 -- true
+SUDO_UID=65534 SUDO_GID=65533 ft ab -o "$T/ab3.txt" --aa -a unmap_batch=0 -n 3 -w 0 -- true
 expect "ab --aa" 0 "arm B:    unmap_batch=0 reclaim_probes=1 (A/A: the noise floor)"
+if [ "$(id -u)" = 0 ]; then
+	check "ab under sudo: the file is the sudo user's, mode 0600" \
+		test "$(stat -c %u:%g:%a "$T/ab3.txt")" = 65534:65533:600
+else
+	echo "ok - ab under sudo: the file is the sudo user's # SKIP not root (chown needs root)"
+fi
 # refused before anything runs or changes
 echo 16384 >"$D/fault_around_bytes"
 for args in "-n 2 -k unmap_batch=0,1|at least 3 pairs" \
