@@ -9,7 +9,8 @@
  *
  * This header must compile both in the kernel and in plain C11 userspace,
  * so it uses no kernel or libc types.  X-macros are why checkpatch runs on
- * this one file with --ignore COMPLEX_MACRO (Makefile: check-style).
+ * this one file with --ignore COMPLEX_MACRO,MACRO_ARG_UNUSED (an X-macro
+ * takes every column and uses some; Makefile: check-style).
  */
 #ifndef FOLIOTUNE_H
 #define FOLIOTUNE_H
@@ -21,10 +22,13 @@
 #define FOLIOTUNE_AUTO_STATE_FILE	"fault_around_auto_state" /* 0444, tuner state */
 
 /*
- * Knobs: X(name, kind, unit, min, max, help).  Every knob is a 0600 debugfs
- * file in FOLIOTUNE_DEBUGFS_DIR holding one decimal value.  "kind" tells the
- * CLI how to parse a value: BOOL accepts 0/1/on/off, BYTES accepts unit
- * suffixes (4K, 64K, 2M), ENUM and UINT plain decimals.  min..max is the
+ * Knobs: X(name, kind, unit, min, max, default, help).  Every knob is a
+ * 0600 debugfs file in FOLIOTUNE_DEBUGFS_DIR holding one decimal value.
+ * "default" is its value when the module loads (fault_around_bytes: the
+ * kernel's own default; loading leaves the window as it finds it).
+ * "kind" tells the CLI how to parse a value: BOOL accepts 0/1/on/off,
+ * BYTES accepts unit suffixes (4K, 64K, 2M), ENUM and UINT plain
+ * decimals.  min..max is the
  * documented range: the CLI refuses values outside it, the module's own
  * checks (its errno) have the last word on what it passes.  A knob the
  * loaded module does not provide yet simply has no file.  New knobs go at
@@ -39,26 +43,26 @@
 #define FOLIOTUNE_FA_PERIOD_MAX_MS	60000
 
 #define FOLIOTUNE_KNOBS(X)						\
-	X(unmap_batch, BOOL, "bool", 0, 1,				\
+	X(unmap_batch, BOOL, "bool", 0, 1, 1,				\
 	  "batch PTE runs of large folios in try_to_unmap_one (0 = stock algorithm)") \
 	X(fault_around_bytes, BYTES, "bytes",				\
-	  FOLIOTUNE_FA_BYTES_MIN, FOLIOTUNE_FA_BYTES_MAX,		\
-	  "kernel fault-around window (rounded down to a power of two, as the kernel does)") \
-	X(fault_around_mkold, ENUM, "0|1|2", 0, 2,			\
+	  FOLIOTUNE_FA_BYTES_MIN, FOLIOTUNE_FA_BYTES_MAX, 65536,	\
+	  "kernel fault-around window (rounded down to a power of two, as the kernel does; its default is the kernel's, which loading leaves as found)") \
+	X(fault_around_mkold, ENUM, "0|1|2", 0, 2, 0,			\
 	  "pre-mapped PTEs: 0 young (stock), 1 old except the faulting run, 2 old except the faulting page") \
-	X(fault_around_auto, BOOL, "bool", 0, 1,			\
+	X(fault_around_auto, BOOL, "bool", 0, 1, 0,			\
 	  "let the tuner pick fault_around_bytes from feedback (it maps 1 in 8 pre-mapped windows old to sample their use)") \
 	X(fault_around_auto_max_bytes, BYTES, "bytes",			\
-	  FOLIOTUNE_FA_BYTES_MIN, FOLIOTUNE_FA_BYTES_MAX,		\
+	  FOLIOTUNE_FA_BYTES_MIN, FOLIOTUNE_FA_BYTES_MAX, 65536,	\
 	  "largest window the tuner may choose")			\
 	X(fault_around_auto_period_ms, UINT, "ms",			\
-	  FOLIOTUNE_FA_PERIOD_MIN_MS, FOLIOTUNE_FA_PERIOD_MAX_MS,	\
+	  FOLIOTUNE_FA_PERIOD_MIN_MS, FOLIOTUNE_FA_PERIOD_MAX_MS, 1000,	\
 	  "tuner period")						\
-	X(reclaim_probes, BOOL, "bool", 0, 1,				\
+	X(reclaim_probes, BOOL, "bool", 0, 1, 0,				\
 	  "count pgpgoutclean and pageref_* (kprobes on reclaim; record arms them)") \
-	X(fault_around_auto_age, BOOL, "bool", 0, 1,			\
+	X(fault_around_auto_age, BOOL, "bool", 0, 1, 0,			\
 	  "let the tuner also decide the age of pre-mapped PTEs: old (as mkold=2) under file reclaim pressure, young otherwise") \
-	X(referenced_batch, BOOL, "bool", 0, 1,				\
+	X(referenced_batch, BOOL, "bool", 0, 1, 1,				\
 	  "test the accessed bits of PTE runs of large folios in one pass in folio_referenced_one (0 = stock algorithm)")
 
 /*
@@ -146,5 +150,13 @@ enum foliotune_knob {
 	FT_NR_KNOBS
 };
 #undef FOLIOTUNE_KNOB_ENUM
+
+/* FT_KNOB_DEFAULT_<name>: a knob's value when the module loads */
+#define FOLIOTUNE_KNOB_DEFAULT(name, kind, unit, min, max, def, ...)	\
+	FT_KNOB_DEFAULT_##name = (def),
+enum foliotune_knob_default {
+	FOLIOTUNE_KNOBS(FOLIOTUNE_KNOB_DEFAULT)
+};
+#undef FOLIOTUNE_KNOB_DEFAULT
 
 #endif /* FOLIOTUNE_H */

@@ -70,7 +70,7 @@
 
 /* ---- the modes the fault and unmap paths follow (fa_tuner.h) ---- */
 
-int foliotune_fa_mkold __read_mostly;
+int foliotune_fa_mkold __read_mostly = FT_KNOB_DEFAULT_fault_around_mkold;
 bool foliotune_fa_sampling __read_mostly;
 DEFINE_STATIC_KEY_FALSE(foliotune_fa_unmap_key);
 
@@ -127,8 +127,8 @@ static struct {
 	} hist[FT_FA_AUTO_HIST];
 	unsigned int hist_next;
 } ft_fa_auto = {
-	.max_pages = SZ_64K >> PAGE_SHIFT,
-	.period_ms = 1000,
+	.max_pages = FT_KNOB_DEFAULT_fault_around_auto_max_bytes >> PAGE_SHIFT,
+	.period_ms = FT_KNOB_DEFAULT_fault_around_auto_period_ms,
 	.policy = {
 		.decision = "none",
 		.reason = "never turned on",
@@ -144,6 +144,9 @@ static DECLARE_DELAYED_WORK(ft_fa_auto_work, ft_fa_auto_work_fn);
 
 /* The range include/foliotune.h documents is what these rules accept. */
 static_assert(PAGE_SIZE == FOLIOTUNE_FA_BYTES_MIN);
+/* the auto mode starts off: a default of 1 would need a start at pre_patch */
+static_assert(FT_KNOB_DEFAULT_fault_around_auto == 0);
+static_assert(FT_KNOB_DEFAULT_fault_around_auto_age == 0);
 static_assert(PTRS_PER_PTE * PAGE_SIZE == FOLIOTUNE_FA_BYTES_MAX);
 
 /* The kernel's rules, mm/memory.c:5209-5222 fault_around_bytes_set(). */

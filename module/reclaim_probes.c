@@ -115,6 +115,8 @@ static struct kretprobe ft_pageref_krp = {
 
 /* ---- the knob; its writers are serialised by knob->lock ---- */
 
+/* registered disarmed: a default of 1 would need arming at init */
+static_assert(FT_KNOB_DEFAULT_reclaim_probes == 0);
 static bool ft_reclaim_probes_armed;
 
 static u64 ft_reclaim_probes_get(struct ft_knob *knob)

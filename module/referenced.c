@@ -72,7 +72,7 @@
 #include "referenced.h"
 
 /* Knob referenced_batch: 1 = test PTE runs in one pass (default), 0 = stock. */
-bool foliotune_referenced_batch __read_mostly = true;
+bool foliotune_referenced_batch __read_mostly = FT_KNOB_DEFAULT_referenced_batch;
 
 /*
  * foliotune: lru_gen_enabled() without its static branch.  A module's jump

@@ -89,7 +89,7 @@
 #include "unmap.h"
 
 /* Knob unmap_batch: 1 = batch PTE runs (default), 0 = stock algorithm. */
-bool foliotune_unmap_batch __read_mostly = true;
+bool foliotune_unmap_batch __read_mostly = FT_KNOB_DEFAULT_unmap_batch;
 
 /*
  * foliotune: how many PTEs, starting at pvmw->pte (which maps @subpage and

@@ -68,9 +68,18 @@ static void range(const char *kind, unsigned long long min, unsigned long long m
 		printf(", %llu..%llu", min, max);
 }
 
-#define KNOB(name, kind, unit, min, max, help) \
+/* a default as the CLI takes it: 64K for bytes, the number otherwise */
+static void dflt(const char *kind, unsigned long long def)
+{
+	if (!strcmp(kind, "BYTES") && def >= 1024 && !(def & 1023))
+		printf("%lluK", def >> 10);
+	else
+		printf("%llu", def);
+}
+
+#define KNOB(name, kind, unit, min, max, def, help) \
 	printf("| `%s` | %s | ", #name, #kind); cell(unit); range(#kind, min, max); \
-	printf(" | "); cell(help); printf(" |\n");
+	printf(" | "); dflt(#kind, def); printf(" | "); cell(help); printf(" |\n");
 /* roff text: a backslash doubled (the help strings hold no other roff) */
 static void roff(const char *s)
 {
@@ -81,9 +90,9 @@ static void roff(const char *s)
 	}
 }
 
-#define MANKNOB(name, kind, unit, min, max, help) \
+#define MANKNOB(name, kind, unit, min, max, def, help) \
 	printf(".TP\n.B %s\n", #name); roff(unit); range(#kind, min, max); \
-	printf(": "); roff(help); printf(".\n");
+	printf(", default "); dflt(#kind, def); printf(": "); roff(help); printf(".\n");
 #define COUNTER(name, help) \
 	printf("| `%s` | ", #name); cell(help); printf(" | %s |\n", source(#name));
 
@@ -92,7 +101,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "manknobs")) {
 		FOLIOTUNE_KNOBS(MANKNOB)
 	} else if (argc > 1 && !strcmp(argv[1], "knobs")) {
-		printf("| knob | kind | values | meaning |\n|---|---|---|---|\n");
+		printf("| knob | kind | values | default | meaning |\n|---|---|---|---|---|\n");
 		FOLIOTUNE_KNOBS(KNOB)
 	} else {
 		printf("| counter | meaning | counted in |\n|---|---|---|\n");

@@ -117,6 +117,7 @@ struct ft_knob {
 	const char *kind_name;
 	const char *unit;
 	uint64_t min, max;	/* documented range (foliotune.h) */
+	uint64_t def;		/* value when the module loads */
 	const char *help;
 };
 extern const struct ft_knob ft_knobs[];

@@ -12,8 +12,8 @@
 
 #include "ft.h"
 
-#define FT_KNOB_ENTRY(name, kind, unit, min, max, help) \
-	{ #name, FT_KIND_##kind, #kind, unit, min, max, help },
+#define FT_KNOB_ENTRY(name, kind, unit, min, max, def, help) \
+	{ #name, FT_KIND_##kind, #kind, unit, min, max, def, help },
 const struct ft_knob ft_knobs[] = {
 	FOLIOTUNE_KNOBS(FT_KNOB_ENTRY)
 };

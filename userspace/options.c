@@ -181,18 +181,24 @@ static void ft_print_wrapped(FILE *f, const char *text, int col)
 
 static void ft_usage_knobs(FILE *f)
 {
-	char range[64];
+	char range[64], def[32];
 	size_t i;
 
-	fprintf(f, "\nKnobs (name, values, meaning):\n");
+	fprintf(f, "\nKnobs (name, values, default, meaning):\n");
 	for (i = 0; i < ft_nr_knobs; i++) {
 		const struct ft_knob *k = &ft_knobs[i];
 
+		if (k->kind == FT_KIND_BYTES)
+			ft_format_bytes(k->def, def, sizeof(def));
+		else
+			snprintf(def, sizeof(def), "%" PRIu64, k->def);
 		if (k->kind == FT_KIND_BYTES || k->kind == FT_KIND_UINT) {
 			ft_knob_range(k, range, sizeof(range));
-			fprintf(f, "  %-28s %s %s\n", k->name, k->unit, range);
+			fprintf(f, "  %-28s %s %s, default %s\n", k->name,
+				k->unit, range, def);
 		} else {
-			fprintf(f, "  %-28s %s\n", k->name, k->unit);
+			fprintf(f, "  %-28s %s, default %s\n", k->name, k->unit,
+				def);
 		}
 		ft_print_wrapped(f, k->help, 31);
 	}

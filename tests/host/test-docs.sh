@@ -38,7 +38,7 @@ fi
 # and a header with one more knob: the man page's list misses it
 mkdir -p "$w/knob/include"
 awk '/define FOLIOTUNE_KNOBS/ { in_k = 1 }
-	in_k && !/\\$/ { print $0 " \\"; print "\tX(ft_docs_knob, BOOL, \"bool\", 0, 1, \"not documented\")"; in_k = 0; next }
+	in_k && !/\\$/ { print $0 " \\"; print "\tX(ft_docs_knob, BOOL, \"bool\", 0, 1, 0, \"not documented\")"; in_k = 0; next }
 	{ print }' "$repo/include/foliotune.h" > "$w/knob/include/foliotune.h"
 cp "$repo/docs/counters.md" "$w/knob/counters.md"
 cp "$repo/userspace/foliotune.8" "$w/knob/foliotune.8"

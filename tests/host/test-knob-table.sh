@@ -27,7 +27,7 @@ build_copy() {
 	cp -r "$repo/module/verified" "$repo/module/kcopy" "$repo/build/kcopy/$KVER/kcopy-gen" "$1/mod/"
 	cp "$repo/module/klp-symbols.list" "$1/mod/"
 	cp -r "$repo/include" "$1/"
-	[ -n "${2:-}" ] && sed -i "s/^#define FOLIOTUNE_KNOBS(X)[[:space:]]*\\\\\$/&\n\tX($2, BOOL, \"bool\", 0, 1, \"planted\")\t\\\\/" "$1/include/foliotune.h"
+	[ -n "${2:-}" ] && sed -i "s/^#define FOLIOTUNE_KNOBS(X)[[:space:]]*\\\\\$/&\n\tX($2, BOOL, \"bool\", 0, 1, 0, \"planted\")\t\\\\/" "$1/include/foliotune.h"
 	"$repo/scripts/kernels/kbuild-run.sh" "$KVER" make -C "$KDIR" M="$1/mod" \
 		FT_INCLUDE="$1/include" FT_KCOPY="$1/mod" \
 		KBUILD_EXTRA_SYMBOLS="$repo/build/klp-$KVER.symvers" modules > "$1/build.log" 2>&1
