@@ -74,21 +74,24 @@ not_ok() { FAIL=$((FAIL + 1)); echo "not ok - $1 # $2"; }
 skip()   { SKIPPED=$((SKIPPED + 1)); echo "ok - $1 # SKIP $2"; }
 diag()   { echo "# $*"; }
 
-# flip_start [FIRST]: flip unmap_batch every FLIP_MS, starting with FIRST
-# (default 0), until flip_stop.  The count
-# goes to a file at every flip (renamed into place: the kill may land
-# mid-write).  A TERM trap that wrote it once could fire while bash parsed
-# a $(...) in the loop, which bash then reports as "unexpected EOF" and
-# loses the count.
+# flip_start [FIRST [MS]]: flip unmap_batch every MS (default FLIP_MS)
+# milliseconds, starting with FIRST (default 0), until flip_stop; MS 0
+# flips as fast as the shell writes (one vCPU busy).  The count goes to a
+# file at every flip, or every 64 flips without sleeping (renamed into
+# place: the kill may land mid-write).  A TERM trap that wrote it once
+# could fire while bash parsed a $(...) in the loop, which bash then
+# reports as "unexpected EOF" and loses the count.
 flip_start() {
 	(
-		n=0 v=${1:-0}
-		interval=$(awk -v ms="$FLIP_MS" 'BEGIN { printf "%.3f", ms / 1000 }')
+		n=0 v=${1:-0} ms=${2:-$FLIP_MS}
+		interval=$(awk -v ms="$ms" 'BEGIN { printf "%.3f", ms / 1000 }')
 		while :; do
 			echo $v >"$KNOB" || exit 1
 			n=$((n + 1)) v=$((1 - v))
-			echo $n >"$TMP/flips.new" && mv "$TMP/flips.new" "$TMP/flips"
-			sleep "$interval"
+			if ((ms > 0 || n % 64 == 0)); then
+				echo $n >"$TMP/flips.new" && mv "$TMP/flips.new" "$TMP/flips"
+			fi
+			((ms > 0)) && sleep "$interval"
 		done
 	) &
 	FLIP_PID=$!
@@ -345,14 +348,17 @@ if [[ -d $DBG && -w $KNOB && -r $VMSTAT ]]; then
 	check_identities "batch0"
 
 	# One integrity run can fall entirely into one mode's windows (one
-	# case, FT_CASES: its 3 unmap calls come in one burst).  Run it again,
-	# up to five times, until both modes ran over the runs; the results
-	# shown are those of the first run that failed a case, or of the last.
+	# case, FT_CASES: its 3 unmap calls come in one burst; five runs at
+	# 100 ms, each started with the other value, once all fell into
+	# unbatched windows).  Run it again, up to 12 times, until both
+	# modes ran over the runs, the runs after the first flipping without
+	# sleeping.  Even then a burst's 3 calls fit in one flip (1-3 ms under
+	# TCG), so each run is a coin toss: 11 of them all landing on one side
+	# is 1 in 1024.  The results shown are those of the first run that
+	# failed a case, or of the last.
 	b_all=0 off_all=0 flips=0
-	for attempt in 1 2 3 4 5; do
-		# each run starts with the other value: a run whose unmaps
-		# all come in one window gets the other mode the next time
-		flip_start $((attempt % 2))
+	for attempt in $(seq 12); do
+		flip_start $((attempt % 2)) $((attempt == 1 ? FLIP_MS : 0))
 		pass_start
 		p0=$PASS f0=$FAIL s0=$SKIPPED
 		run_integrity flip flip >"$TMP/flip.out"
@@ -361,7 +367,7 @@ if [[ -d $DBG && -w $KNOB && -r $VMSTAT ]]; then
 		b=$(delta unmap_batches) off=$(delta unmap_nobatch_off)
 		b_all=$((b_all + b)) off_all=$((off_all + off))
 		flips=$((flips + $(cat "$TMP/flips" 2>/dev/null || echo 0)))
-		if ((b_all > 0 && off_all > 0)) || grep -q '^not ok' "$TMP/flip.out" || ((attempt == 5)); then
+		if ((b_all > 0 && off_all > 0)) || grep -q '^not ok' "$TMP/flip.out" || ((attempt == 12)); then
 			cat "$TMP/flip.out"
 			break
 		fi
