@@ -4,10 +4,20 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdlib.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "ft.h"
+#include "ab.h"
+#include "compare.h"
+#include "counters.h"
+#include "getset.h"
+#include "json_writer.h"
+#include "lifecycle.h"
+#include "options.h"
+#include "output.h"
+#include "record.h"
+#include "status.h"
 
 struct ft_command {
 	const char *name;

@@ -7,10 +7,15 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ft.h"
+#include "foliotune.h"
+#include "knobs.h"
+#include "options.h"
+#include "output.h"
 
 bool ft_json_requested;
 
