@@ -149,7 +149,8 @@ static const struct ft_help ft_helps[] = {
 	  false },
 	{ "help", "[COMMAND]",
 	  "this help, or one command's (as COMMAND --help)",
-	  "Print the usage of foliotune, or of COMMAND.\n",
+	  "Print the usage of foliotune, or of COMMAND.  The usage is text, with -j\n"
+	  "too; -j makes an error JSON.\n",
 	  NULL, false },
 };
 
