@@ -14,6 +14,8 @@
 #include <math.h>
 #include <regex.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -23,7 +25,24 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ft.h"
+#include "ab.h"
+#include "build_info.h"
+#include "counters.h"
+#include "fileio.h"
+#include "foliotune.h"
+#include "json_writer.h"
+#include "knobs.h"
+#include "lifecycle.h"
+#include "module_path.h"
+#include "options.h"
+#include "output.h"
+#include "path.h"
+#include "privilege.h"
+#include "record.h"
+#include "record_file.h"
+#include "stats.h"
+#include "sysinfo.h"
+#include "xalloc.h"
 
 #define FT_AB_MAGIC	"# foliotune ab v"
 #define FT_REC_MAGIC	"# foliotune record v"	/* each run's record starts so */

@@ -7,10 +7,21 @@
 #include <inttypes.h>
 #include <math.h>
 #include <regex.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ft.h"
+#include "ab.h"
+#include "compare.h"
+#include "fileio.h"
+#include "foliotune.h"
+#include "json_writer.h"
+#include "knobs.h"
+#include "options.h"
+#include "output.h"
+#include "record_file.h"
+#include "xalloc.h"
 
 #define FT_MIN_VALUE_WIDTH 8
 

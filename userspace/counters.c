@@ -8,10 +8,22 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ft.h"
+#include "clock.h"
+#include "counters.h"
+#include "fileio.h"
+#include "foliotune.h"
+#include "json_writer.h"
+#include "knobs.h"
+#include "module_path.h"
+#include "options.h"
+#include "output.h"
+#include "path.h"
+#include "xalloc.h"
 
 void ft_snapshot_free(struct ft_snapshot *s)
 {

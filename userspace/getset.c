@@ -7,11 +7,19 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdlib.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "ft.h"
+#include "foliotune.h"
+#include "getset.h"
+#include "json_writer.h"
+#include "knobs.h"
+#include "module_path.h"
+#include "options.h"
+#include "output.h"
+#include "path.h"
+#include "privilege.h"
 
 /* Report a failed knob access: missing file, lockdown, permission, errno. */
 static int ft_knob_error(const char *dir, const struct ft_knob *k, int err,

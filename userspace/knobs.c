@@ -6,11 +6,17 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "ft.h"
+#include "fileio.h"
+#include "foliotune.h"
+#include "knobs.h"
+#include "output.h"
+#include "path.h"
 
 #define FT_KNOB_ENTRY(name, kind, unit, min, max, def, help) \
 	{ #name, FT_KIND_##kind, #kind, unit, min, max, def, help },

@@ -7,13 +7,26 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ft.h"
+#include "clock.h"
+#include "fileio.h"
+#include "foliotune.h"
+#include "json_writer.h"
+#include "lifecycle.h"
+#include "module_path.h"
+#include "options.h"
+#include "output.h"
+#include "path.h"
+#include "privilege.h"
+#include "sysinfo.h"
+#include "xalloc.h"
 
 #ifndef MODULE_INIT_COMPRESSED_FILE
 #define MODULE_INIT_COMPRESSED_FILE 4

@@ -4,10 +4,20 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdlib.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "ft.h"
+#include "ab.h"
+#include "compare.h"
+#include "counters.h"
+#include "getset.h"
+#include "json_writer.h"
+#include "lifecycle.h"
+#include "options.h"
+#include "output.h"
+#include "record.h"
+#include "status.h"
 
 struct ft_command {
 	const char *name;
@@ -30,20 +40,35 @@ static const struct ft_command ft_commands[] = {
 	{ "help", ft_cmd_help },
 };
 
-/* help [COMMAND]: the global usage, or one command's */
+static const struct option ft_help_opts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/*
+ * help [-j] [COMMAND]: the global usage, or one command's.  The usage is
+ * text even with -j, as with COMMAND --help; -j makes its errors JSON, as
+ * for every command.
+ */
 static int ft_cmd_help(int argc, char **argv)
 {
-	const char *cmd = argc == 2 ? argv[1] : NULL;
+	const char *cmd;
+	int ch, ret;
 
-	ft_set_json(false);
-	if (argc > 2)
+	while ((ch = getopt_long(argc, argv, ":jh", ft_help_opts, NULL)) != -1) {
+		ret = ft_getopt_common(ch, argc, argv, "help");
+		if (ret >= 0)
+			return ret;
+	}
+	ft_set_json(ft_json_requested);
+	if (argc - optind > 1)
 		return ft_usage_error(EINVAL, "help: expected at most one COMMAND");
+	cmd = optind < argc ? argv[optind] : NULL;
 	if (!cmd) {
 		ft_usage(stdout);
 		return FT_EXIT_OK;
 	}
-	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
-		cmd = "help";
 	if (ft_command_usage(cmd, stdout))
 		return ft_usage_error(EINVAL, "help: unknown command '%s'", cmd);
 	return FT_EXIT_OK;

@@ -5,10 +5,20 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ft.h"
+#include "build_info.h"
+#include "fileio.h"
+#include "foliotune.h"
+#include "module_path.h"
+#include "output.h"
+#include "path.h"
+#include "privilege.h"
+#include "support.h"
+#include "sysinfo.h"
 
 bool ft_module_loaded(void)
 {

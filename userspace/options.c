@@ -7,10 +7,15 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ft.h"
+#include "foliotune.h"
+#include "knobs.h"
+#include "options.h"
+#include "output.h"
 
 bool ft_json_requested;
 
@@ -144,7 +149,8 @@ static const struct ft_help ft_helps[] = {
 	  false },
 	{ "help", "[COMMAND]",
 	  "this help, or one command's (as COMMAND --help)",
-	  "Print the usage of foliotune, or of COMMAND.\n",
+	  "Print the usage of foliotune, or of COMMAND.  The usage is text, with -j\n"
+	  "too; -j makes an error JSON.\n",
 	  NULL, false },
 };
 

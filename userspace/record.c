@@ -9,6 +9,8 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -17,7 +19,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ft.h"
+#include "ab.h"
+#include "clock.h"
+#include "counters.h"
+#include "fileio.h"
+#include "foliotune.h"
+#include "json_writer.h"
+#include "knobs.h"
+#include "module_path.h"
+#include "options.h"
+#include "output.h"
+#include "path.h"
+#include "privilege.h"
+#include "record.h"
+#include "record_file.h"
+#include "sysinfo.h"
+#include "xalloc.h"
 
 /* ---- quoting ---- */
 

@@ -5,10 +5,16 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ft.h"
+#include "build_info.h"
+#include "fileio.h"
+#include "foliotune.h"
+#include "output.h"
+#include "record_file.h"
+#include "xalloc.h"
 
 #define FT_RECORD_MAGIC		"# foliotune record v"
 #define FT_RECORD_VERSION	1

@@ -6,12 +6,13 @@
  * Plain C so the CLI answers on a user's box with nothing else installed;
  * tests/host/cli/test-stats.py checks it against scipy.
  */
-#include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ft.h"
+#include "stats.h"
+#include "xalloc.h"
 
 static int ft_dbl_cmp(const void *a, const void *b)
 {

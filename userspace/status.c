@@ -5,11 +5,30 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ft.h"
+#include "build_info.h"
+#include "fileio.h"
+#include "foliotune.h"
+#include "json_writer.h"
+#include "knobs.h"
+#include "lifecycle.h"
+#include "module_path.h"
+#include "options.h"
+#include "output.h"
+#include "path.h"
+#include "status.h"
+#include "support.h"
+#include "sysinfo.h"
+#include "xalloc.h"
+
+/* Optional debugfs file of the auto-tuner (free-form text). */
+#ifndef FOLIOTUNE_AUTO_STATE_FILE
+#define FOLIOTUNE_AUTO_STATE_FILE "fault_around_auto_state"
+#endif
 
 struct ft_func {
 	char name[256];

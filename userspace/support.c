@@ -6,9 +6,13 @@
  * string must both be those of a build in module/verified/, whose table
  * userspace/Makefile compiles in.
  */
+#include <stdbool.h>
 #include <string.h>
 
-#include "ft.h"
+#include "foliotune.h"
+#include "output.h"
+#include "support.h"
+#include "sysinfo.h"
 
 static const struct {
 	const char *release, *version;

@@ -30,6 +30,22 @@ fake() {
 	cp "$ksrc/arch/x86/include/asm/tlbflush.h" "$w/src/arch/x86/include/asm/"
 }
 
+# refused NAME FILE SED MESSAGE: with FILE of the default build's files
+# edited by SED, kcopy.py fails saying MESSAGE and leaves no copies.
+refused() {
+	fake
+	sed -i "$3" "$w/src/$2"
+	if cmp -s "$ksrc/$2" "$w/src/$2"; then
+		not_ok "kcopy: $1" "test setup: '$3' changed nothing in $2"
+	elif gen "$w/src"; then
+		not_ok "kcopy: $1" "it made copies"
+	elif [[ $out == *"$4"* ]] && [ ! -e "$w/out" ]; then
+		ok "kcopy: $1"
+	else
+		not_ok "kcopy: $1" "$out"
+	fi
+}
+
 if gen "$ksrc"; then
 	ok "kcopy: the copies are made from $ksrc"
 else
@@ -52,17 +68,9 @@ else
 fi
 
 # A changed line in a hunk's context: the patch does not apply (no fuzz).
-fake
-sed -i 's/^\tunsigned long hsz = 0;$/\tunsigned long hsz = 1;/' "$w/src/mm/rmap.c"
-if cmp -s "$ksrc/mm/rmap.c" "$w/src/mm/rmap.c"; then
-	not_ok "kcopy: a changed context line fails" "test setup: 'hsz = 0' is not in $ksrc/mm/rmap.c"
-elif gen "$w/src"; then
-	not_ok "kcopy: a changed context line fails" "it applied"
-elif [[ $out == *"does not apply without fuzz"* ]] && [ ! -e "$w/out" ]; then
-	ok "kcopy: a changed context line fails, naming the patch, and leaves no copies"
-else
-	not_ok "kcopy: a changed context line fails" "$out"
-fi
+refused "a changed context line fails, naming the patch, and leaves no copies" \
+	mm/rmap.c 's/^\tunsigned long hsz = 0;$/\tunsigned long hsz = 1;/' \
+	"does not apply without fuzz"
 
 # A changed line of a copied definition outside the patch: the copy is the
 # build's own code.  Two, one in a struct, one in a function whose type is
@@ -81,21 +89,13 @@ for edit in 'mm/rmap.c:s/^\tint mapcount;$/\tlong mapcount;/:rmap_static:long ma
 	fi
 done
 
-fake
-sed -i 's/\binc_mm_tlb_gen(/inc_mm_tlb_gen_renamed(/' "$w/src/arch/x86/include/asm/tlbflush.h"
-if ! gen "$w/src" && [[ $out == *"inc_mm_tlb_gen not found"* ]]; then
-	ok "kcopy: a source without inc_mm_tlb_gen() fails naming it"
-else
-	not_ok "kcopy: a source without inc_mm_tlb_gen() fails naming it" "$out"
-fi
-
-fake
-sed -i 's/^SUBLEVEL = .*/SUBLEVEL = 106/' "$w/src/Makefile"
-if ! gen "$w/src" && [[ $out == *"no patch in module/kcopy/patches.list fits"* ]]; then
-	ok "kcopy: a source older than every patch is refused"
-else
-	not_ok "kcopy: a source older than every patch is refused" "$out"
-fi
+# A definition gone; a source older than every patch.
+refused "a source without inc_mm_tlb_gen() fails naming it" \
+	arch/x86/include/asm/tlbflush.h 's/\binc_mm_tlb_gen(/inc_mm_tlb_gen_renamed(/' \
+	"inc_mm_tlb_gen not found"
+refused "a source older than every patch is refused" \
+	Makefile 's/^SUBLEVEL = .*/SUBLEVEL = 106/' \
+	"no patch in module/kcopy/patches.list fits"
 
 # The patch made again from the patched files (make kcopy-refresh) is the
 # patch; with one unmarked line added in a copy, or a marked one outside

@@ -298,6 +298,16 @@ expect "set -h anywhere: usage, nothing written" 0 "^Usage: foliotune \[-j\] set
 check "set -h: nothing written" test "$(cat "$D/fault_around_bytes")" = 65536
 ft help bogus
 expect "help: unknown command" 1 "help: unknown command 'bogus'"
+# -j works with help too: the usage stays text (as with --help), errors are JSON
+ft help -j
+golden "help -j: the usage, as text" 0 help.txt
+ft -j help set
+golden "-j help set: set's usage, as text" 0 help-set.txt
+ft help -j bogus
+expect "help -j: unknown command, JSON error" 1 '^{"error":"help: unknown command '"'"'bogus'"'"'","errno":22}$'
+check "help -j: JSON error, nothing on stderr" test ! -s "$T/err"
+ft help -x
+expect "help: an unknown option is a usage error" 1 "help: invalid option -- 'x'"
 # user help shows no test hooks and no build-tree paths
 cat "$T/help" "$T/help-all" >"$T/help-every"
 check "help names no FOLIOTUNE_* environment variable" sh -c "! grep -q FOLIOTUNE_ '$T/help-every'"

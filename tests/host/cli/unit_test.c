@@ -5,12 +5,26 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ft.h"
+#include "counters.h"
+#include "foliotune.h"
+#include "json_writer.h"
+#include "knobs.h"
+#include "lifecycle.h"
+#include "module_path.h"
+#include "output.h"
+#include "path.h"
+#include "record.h"
+#include "record_file.h"
+#include "stats.h"
+#include "sysinfo.h"
 
 static int failures, count;
 

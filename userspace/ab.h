@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * ab.h - the ab and stats commands, ab files, the machine fingerprint
+ * (ab.c).
+ */
+#ifndef FT_AB_H
+#define FT_AB_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+int ft_cmd_ab(int argc, char **argv);
+int ft_cmd_stats(int argc, char **argv);
+bool ft_is_ab_file(const char *buf);
+/* Whether the file at path starts as an ab file does. */
+bool ft_ab_sniff(const char *path);
+/* Print the report of an ab file (text or JSON); 0 or an exit code. */
+int ft_ab_report_file(const char *path);
+bool ft_ab_parse_metric(const regex_t *re, const char *text, double *out);
+/* The machine's fingerprint, "env KEY VALUE" lines; dir: debugfs or NULL. */
+void ft_env_write(FILE *f, const char *dir);
+void ft_env_write_after(FILE *f);	/* env loadavg_after */
+void ft_env_warn_busy(void);
+
+#endif /* FT_AB_H */

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * stats.h - the statistics of ab: quartiles, Wilcoxon signed-rank test,
+ * Hodges-Lehmann interval (stats.c).
+ */
+#ifndef FT_STATS_H
+#define FT_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct ft_summary {
+	size_t n;
+	double median, q1, q3, min, max;	/* quartiles: linear interpolation */
+};
+double ft_quantile(const double *sorted, size_t n, double p);
+void ft_summarise(const double *x, size_t n, struct ft_summary *s);
+bool ft_outlier(double x, const struct ft_summary *s);
+struct ft_wilcoxon {
+	size_t n;		/* non-zero differences tested */
+	size_t nzero;		/* zero differences dropped */
+	bool ties;		/* tied |differences| (mid-ranks) */
+	double w_plus;		/* rank sum of the positive differences */
+	double p;		/* exact two-sided p-value */
+	double p_min;		/* the smallest p-value these ranks allow */
+};
+void ft_wilcoxon(const double *d, size_t n, struct ft_wilcoxon *w);
+struct ft_hl {
+	double est, lo, hi;	/* estimate and interval of the centre */
+	double level;		/* the interval's exact confidence */
+};
+void ft_hodges_lehmann(const double *d, size_t n, double level,
+		       struct ft_hl *hl);
+
+#endif /* FT_STATS_H */
