@@ -163,11 +163,28 @@ bench_trace_phase() {
 	bench_marker "$2"
 }
 
-# bench_trace_stop RAW: stop bpftrace and split its maps by phase:
-# "@MAP[PHASE, KEY]: N" into RAW/NAME.bt as "@MAP[KEY]: N".
+# bench_trace_stop RAW [SECONDS]: stop bpftrace and split its maps by phase:
+# "@MAP[PHASE, KEY]: N" into RAW/NAME.bt as "@MAP[KEY]: N".  With SECONDS,
+# wait that long for it to exit, then kill it and go on (a program that
+# prints its maps after every run has nothing left to lose); returns 1
+# then.
 bench_trace_stop() {
+	local n=0 rc=0
 	kill -INT "$BENCH_BTPID"
-	wait "$BENCH_BTPID"
+	if [ -n "${2:-}" ]; then
+		while kill -0 "$BENCH_BTPID" 2>/dev/null && [ "$n" -lt "$2" ]; do
+			sleep 1
+			n=$((n + 1))
+		done
+		if kill -0 "$BENCH_BTPID" 2>/dev/null; then
+			kill -KILL "$BENCH_BTPID" 2>/dev/null
+			rc=1
+		else
+			wait "$BENCH_BTPID"
+		fi
+	else
+		wait "$BENCH_BTPID"
+	fi
 	awk -v dir="$1" '
 		FNR == NR { name[$1] = $2; next }
 		/^@[a-z_]+\[[0-9]+, [0-9]+\]: / {
@@ -176,4 +193,5 @@ bench_trace_stop() {
 			if (!(ph in name)) next
 			print a[1] "[" a[3] + 0 "]: " $NF > (dir "/" name[ph] ".bt")
 		}' "$1/trace-phases.txt" "$1/trace-all.bt"
+	return "$rc"
 }
