@@ -81,7 +81,7 @@ endif
 
 export KVER KDIR KSRC FT_CACHE
 
-.PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround \
+.PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround bench-reclaim \
 	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc check-box bench-box check-box-proof \
 	debug-kernel check-debug check-debug-catches debug-modules debug-break-rmap debug-verified \
 	debug-verified-current debug-run debug-catches check-mutants mutant-module \
@@ -411,10 +411,20 @@ bench-unmap: module cli progs
 bench-faultaround: module cli progs
 	bench/faultaround.sh
 
-# Both benchmarks as one command, then the figures (gnuplot): one results
-# directory bench/results/<date>-<commit>/ with unmap/, faultaround/ (each
-# results.md + raw/), plots/ and a README.md.  Settings per benchmark:
-# BENCH_UNMAP='BENCH_REPS=1 ...' BENCH_FA='...' (see bench/all.sh).
+# The 2x2 of unmap_batch x referenced_batch (stock, unmap, refs, both) under
+# the classic LRU and MGLRU, memcg reclaim of PTE-mapped 2 MiB and readahead
+# file folios, in one test-box boot (reclaim.sh prints its estimate; trim it
+# with BENCH_WORKLOADS BENCH_LRU BENCH_REPS BENCH_TRACE_REPS
+# BENCH_TRACE_WORKLOADS, see the top of bench/reclaim.sh).
+# Results: bench/results/<date>-<commit>-reclaim/
+bench-reclaim: module cli progs
+	bench/reclaim.sh
+
+# The three benchmarks as one command, then the figures (gnuplot): one results
+# directory bench/results/<date>-<commit>/ with unmap/, faultaround/,
+# reclaim/ (each results.md + raw/), plots/ and a README.md.  Settings per
+# benchmark: BENCH_UNMAP='BENCH_REPS=1 ...' BENCH_FA='...' BENCH_RECLAIM='...'
+# (see bench/all.sh).
 bench: module cli progs
 	bench/all.sh
 
@@ -493,8 +503,9 @@ help:
 	@echo '  make vm-run CMD=...   run a command in the test box (exit status returned)'
 	@echo '  make bench-unmap      batched vs stock unmap benchmarks, one test-box boot (~30 min TCG)'
 	@echo '  make bench-faultaround   fault-around configurations, one test-box boot (~80 min TCG)'
+	@echo '  make bench-reclaim    unmap_batch x referenced_batch, classic LRU and MGLRU, one test-box boot (estimate printed)'
 	@echo '  make soak [DURATION=2h] [CYCLES=500] [SUITES=...]   long reliability runs'
-	@echo '  make bench     both benchmarks + plots into one bench/results/<date>-<commit>/ (~2 h TCG)'
+	@echo '  make bench     the three benchmarks + plots into one bench/results/<date>-<commit>/ (~2 h TCG + reclaim'"'"'s estimate)'
 	@echo '  make plots RESULTS=DIR   PNG/SVG figures of a results directory, from its raw/ files'
 	@echo '  make docs      regenerate docs/counters.md tables and the man page knob list from include/foliotune.h'
 	@echo '  make check-host       host-side tests only'

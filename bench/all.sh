@@ -1,20 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# all.sh - `make bench`: the unmap and the fault-around benchmarks as one
-# command, then the figures, into one results directory:
+# all.sh - `make bench`: the unmap, fault-around and reclaim benchmarks as
+# one command, then the figures, into one results directory:
 #
 #   bench/results/<date>-<commit>/
 #     README.md            what is where, the exact command
 #     unmap/results.md     batched vs stock try_to_unmap_one (bench/unmap-report.sh)
 #     unmap/raw/           its records, outputs, bpftrace maps, console log
 #     faultaround/results.md, faultaround/raw/   (bench/faultaround-report.sh)
+#     reclaim/results.md, reclaim/raw/   unmap_batch x referenced_batch (bench/reclaim-report.sh)
 #     plots/*.png *.svg *.dat   (bench/plot.sh, from the raw/ dirs)
 #
-# Two test-box boots, one per benchmark script (each sets up its own disk,
+# Three test-box boots, one per benchmark script (each sets up its own disk,
 # swap and module state and is calibrated on its own; merging them would
-# buy one 4 s boot).  Defaults are the full runs: about 1 h + 12 min under
-# TCG on an idle host.
+# buy a 4 s boot each).  Defaults are the full runs: about 1 h + 12 min under
+# TCG on an idle host for the first two; bench/reclaim.sh prints its own
+# estimate.
 #
 # Environment:
 #   BENCH_OUT      results directory (default bench/results/<date>-<commit>)
@@ -22,10 +24,12 @@
 #                  "BENCH_REPS=1 BENCH_ONLY=seed,file2m BENCH_SIZE_MB=32"
 #   BENCH_FA       settings for bench/faultaround.sh only, e.g.
 #                  "BENCH_REPS=1 BENCH_ONLY=seqread BENCH_CONFIGS=stock,fa4k"
-#   BENCH_SKIP     "unmap" or "faultaround" to run only the other one
+#   BENCH_RECLAIM  settings for bench/reclaim.sh only, e.g.
+#                  "BENCH_REPS=5 BENCH_WORKLOADS=file2m:1024 BENCH_LRU=classic"
+#   BENCH_SKIP     benchmarks not to run: any of "unmap faultaround reclaim"
 # Other BENCH_* variables reach both scripts unchanged (BENCH_KERNEL_ARGS,
 # BENCH_SCRATCH, ...); BENCH_REPS and BENCH_ONLY mean different things to
-# the two, so set those through BENCH_UNMAP / BENCH_FA.
+# each, so set those through BENCH_UNMAP / BENCH_FA / BENCH_RECLAIM.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -58,6 +62,9 @@ esac
 case $skip in *" faultaround "*) ;; *)
 	run faultaround bench/faultaround.sh "${BENCH_FA:-}" || rc=1; ran+=(faultaround) ;;
 esac
+case $skip in *" reclaim "*) ;; *)
+	run reclaim bench/reclaim.sh "${BENCH_RECLAIM:-}" || rc=1; ran+=(reclaim) ;;
+esac
 
 echo "bench: == plots"
 bench/plot.sh "$out" || rc=1
@@ -69,10 +76,10 @@ bench/plot.sh "$out" || rc=1
 	echo "only ratios within one boot mean anything."
 	echo
 	case $(basename "$out") in *smoke*) echo "> **SMOKE RUN** (a short run to check the scripts): not a result."; echo ;; esac
-	echo "- command: \`$(for v in BENCH_OUT BENCH_UNMAP BENCH_FA BENCH_SKIP BENCH_KERNEL_ARGS; do
+	echo "- command: \`$(for v in BENCH_OUT BENCH_UNMAP BENCH_FA BENCH_RECLAIM BENCH_SKIP BENCH_KERNEL_ARGS; do
 		[ -n "${!v:-}" ] && printf "%s='%s' " "$v" "${!v}"; done)make bench\` (bench/all.sh)"
 	echo "- commit: \`$commit\`, date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	for r in unmap faultaround; do
+	for r in unmap faultaround reclaim; do
 		[ -d "$out/$r/raw" ] || [ -f "$out/$r/raw.tar.xz" ] || continue
 		echo "- $r: [$r/results.md]($r/results.md), raw records in \`$r/raw/\` (\`$r/raw.tar.xz\` once packed)$(
 			[[ " ${ran[*]} " == *" $r "* ]] || echo " (not re-run by this command)")"

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # lib.sh - sourced by the benchmark drivers (bench/faultaround.sh,
-# unmap.sh, tests/box/bench.sh) and their guest halves: the lines of
-# raw/host-meta.txt and raw/guest-meta.txt every report reads to say where
-# and under what load it was measured, and the drivers' boot of the box.
+# unmap.sh, reclaim.sh, tests/box/bench.sh) and their guest halves: the
+# lines of raw/host-meta.txt and raw/guest-meta.txt every report reads to
+# say where and under what load it was measured, the drivers' boot of the
+# box, and what the guest halves share (quiescing before a run, the
+# bpftrace session of a trace phase).
 
 . "$(dirname "${BASH_SOURCE[0]}")/../tests/vm/boot.sh"
 
@@ -91,4 +93,105 @@ bench_guest_meta() {
 	echo "guest_cpus $(nproc)"
 	echo "guest_cpu_model $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
 	echo "guest_mem_kb $(awk '/^MemTotal/ { print $2 }' /proc/meminfo)"
+}
+
+# ---- guest halves ----------------------------------------------------------
+
+# perl -e "$BENCH_NOTHP" CMD...: exec CMD with PR_SET_THP_DISABLE (prctl is
+# syscall 157, PR_SET_THP_DISABLE 41; the flag is inherited over fork and
+# exec).
+# shellcheck disable=SC2016,SC2034  # perl code, expanded by perl; used by the guest halves
+BENCH_NOTHP='syscall(157, 41, 1, 0, 0, 0) == 0 or die "prctl: $!"; exec { $ARGV[0] } @ARGV or die "exec: $!"'
+
+# bench_quiesce: the same starting state for every run.
+bench_quiesce() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	echo 1 > /proc/sys/vm/compact_memory 2>/dev/null
+	sleep 1
+}
+
+# A trace phase is one bpftrace session (its start-up costs tens of seconds
+# under TCG).  Each run is announced by a marker syscall,
+# getpriority(4000 + PHASE, 0) (an invalid "which": EINVAL, no side effect;
+# 0 = idle); the program keys its maps by that phase, and bench_trace_stop
+# splits them into one NAME.bt per run.
+
+# bench_marker PHASE: announce PHASE to the bpftrace program.
+bench_marker() { perl -e 'syscall(140, 4000 + $ARGV[0], 0)' "$1"; }
+
+# bench_trace_attached RAW FUNC...: bpftrace printed "phase 0" into
+# RAW/trace-all.bt and a kprobe and a kretprobe are registered on every FUNC.
+bench_trace_attached() {
+	local raw=$1 f
+	shift
+	grep -q '^phase 0' "$raw/trace-all.bt" 2>/dev/null || return 1
+	for f in "$@"; do
+		[ "$(grep -c "$f" /sys/kernel/debug/kprobes/list)" -ge 2 ] || return 1
+	done
+}
+
+# bench_trace_start BT RAW FUNC...: start `bpftrace -B none BT` (-B none
+# works for stdout only: -o FILE stays buffered until exit) writing
+# RAW/trace-all.bt, and wait until it is attached to every FUNC (up to 2
+# min); BENCH_BTPID is its pid, BENCH_BTTRIES the polls it took.  Returns 1,
+# bpftrace stopped, when it did not attach (RAW/trace-bpftrace.log says why).
+bench_trace_start() {
+	local bt=$1 raw=$2
+	shift 2
+	rm -f "$raw/trace-all.bt" "$raw/trace-phases.txt"
+	bpftrace -B none "$bt" > "$raw/trace-all.bt" 2> "$raw/trace-bpftrace.log" &
+	BENCH_BTPID=$!
+	BENCH_BTTRIES=0
+	until bench_trace_attached "$raw" "$@"; do
+		BENCH_BTTRIES=$((BENCH_BTTRIES + 1))
+		[ "$BENCH_BTTRIES" -gt 240 ] && break
+		kill -0 "$BENCH_BTPID" 2>/dev/null || break
+		bench_marker 0
+		sleep 0.5
+	done
+	bench_trace_attached "$raw" "$@" && return 0
+	kill -INT "$BENCH_BTPID" 2>/dev/null
+	wait "$BENCH_BTPID"
+	return 1
+}
+
+# bench_trace_phase RAW ID NAME: phase ID is the run NAME (its maps go to
+# RAW/NAME.bt); announce it.
+bench_trace_phase() {
+	echo "$2 $3" >> "$1/trace-phases.txt"
+	bench_marker "$2"
+}
+
+# bench_trace_stop RAW [SECONDS]: stop bpftrace and split its maps by phase:
+# "@MAP[PHASE, KEY]: N" into RAW/NAME.bt as "@MAP[KEY]: N".  With SECONDS,
+# wait that long for it to exit, then kill it and go on (a program that
+# prints its maps after every run has nothing left to lose); returns 1
+# then.
+bench_trace_stop() {
+	local n=0 rc=0
+	kill -INT "$BENCH_BTPID"
+	if [ -n "${2:-}" ]; then
+		while kill -0 "$BENCH_BTPID" 2>/dev/null && [ "$n" -lt "$2" ]; do
+			sleep 1
+			n=$((n + 1))
+		done
+		if kill -0 "$BENCH_BTPID" 2>/dev/null; then
+			kill -KILL "$BENCH_BTPID" 2>/dev/null
+			rc=1
+		else
+			wait "$BENCH_BTPID"
+		fi
+	else
+		wait "$BENCH_BTPID"
+	fi
+	awk -v dir="$1" '
+		FNR == NR { name[$1] = $2; next }
+		/^@[a-z_]+\[[0-9]+, [0-9]+\]: / {
+			split($0, a, /[][,:]/)
+			ph = a[2] + 0
+			if (!(ph in name)) next
+			print a[1] "[" a[3] + 0 "]: " $NF > (dir "/" name[ph] ".bt")
+		}' "$1/trace-phases.txt" "$1/trace-all.bt"
+	return "$rc"
 }

@@ -59,10 +59,6 @@ PO=$repo/tests/progs/ft_pageout_bench
 RB=$repo/tests/progs/ft_reclaim_bench
 RA=$FT_RA
 BT=$raw/unmap-time.bt
-# perl -e "$NOTHP" CMD...: exec CMD with PR_SET_THP_DISABLE (prctl is syscall
-# 157, PR_SET_THP_DISABLE 41; the flag is inherited over fork and exec).
-# shellcheck disable=SC2016  # perl code, expanded by perl
-NOTHP='syscall(157, 41, 1, 0, 0, 0) == 0 or die "prctl: $!"; exec { $ARGV[0] } @ARGV or die "exec: $!"'
 
 say() { echo "bench: $*"; [ -w /dev/kmsg ] && echo "foliotune-bench: $*" > /dev/kmsg; return 0; }
 die() { say "FATAL: $*"; echo "fatal $*" >> "$raw/guest-meta.txt"; exit 2; }
@@ -114,7 +110,7 @@ bench_cmd() {
 	# PTE-mapped: with THP disabled for the process do_set_pmd() refuses the
 	# PMD mapping (readahead still allocates order 9), so each folio is one
 	# run of 512 PTEs in one page table.
-	file2m)    CMD=(perl -e "$NOTHP" "$RB" -d "$FT_XFS" -s "$SIZE" -H -U 0 -R) ;;
+	file2m)    CMD=(perl -e "$BENCH_NOTHP" "$RB" -d "$FT_XFS" -s "$SIZE" -H -U 0 -R) ;;
 	# not aligned (ft_reclaim_bench's default VA shift of 64 KiB): each folio
 	# straddles a page-table boundary: runs of 496 + 16 PTEs.
 	file2m-shift) CMD=("$RB" -d "$FT_XFS" -s "$SIZE" -H -R) ;;
@@ -131,14 +127,6 @@ bench_cmd() {
 	esac
 }
 
-# quiesce: the same starting state for every run.
-quiesce() {
-	sync
-	echo 3 > /proc/sys/vm/drop_caches
-	echo 1 > /proc/sys/vm/compact_memory 2>/dev/null
-	sleep 1
-}
-
 # run_one BENCH CONFIG TAG: one recorded run; CONFIG stock|batched|modstock|nomod.
 run_one() {
 	local bench=$1 config=$2 tag=$3 base set=() rc
@@ -152,7 +140,7 @@ run_one() {
 	esac
 	base=$raw/$bench.$config.$tag
 	rm -f "$base.rec" "$base.out"
-	quiesce
+	bench_quiesce
 	say "$bench $config $tag"
 	"$FT" record -l "$bench.$config" -o "$base.rec" "${set[@]}" -- "${CMD[@]}" \
 		> "$base.out" 2>&1
@@ -210,10 +198,9 @@ if want overhead; then
 fi
 
 # ---- trace: time inside foliotune_try_to_unmap_one -----------------------
-# One bpftrace session for the whole phase (its start-up costs tens of
-# seconds under TCG).  Each run is announced by a marker syscall,
-# getpriority(4000 + PHASE, 0) (an invalid "which": EINVAL, no side effect;
-# 0 = idle), and the output is split into BENCH.trace-MODE.REP.bt afterwards.
+# One bpftrace session for the whole phase (bench/lib.sh, bench_trace_*):
+# each run announced by a marker syscall, the output split into
+# BENCH.trace-MODE.REP.bt afterwards.
 cat > "$BT" <<'EOF'
 /*
  * Time per call of the module's try_to_unmap_one replacement (never the
@@ -251,24 +238,18 @@ END
 }
 EOF
 
-marker() { perl -e 'syscall(140, 4000 + $ARGV[0], 0)' "$1"; }
-probes_attached() {
-	grep -q '^phase 0' "$raw/trace-all.bt" 2>/dev/null &&
-		[ "$(grep -c 'foliotune_try_to_unmap_one' /sys/kernel/debug/kprobes/list)" -ge 2 ]
-}
 trace_one() {
 	local bench=$1 config=$2 rep=$3 id=$4 x base
 	[ "$config" = batched ] && x=1 || x=0
 	bench_cmd "$bench" || return 1
 	base=$raw/$bench.trace-$config.$rep
 	rm -f "$base.rec" "$base.out" "$base.bt"
-	echo "$id $bench.trace-$config.$rep" >> "$raw/trace-phases.txt"
-	quiesce
+	bench_quiesce
 	say "$bench trace-$config $rep (phase $id)"
-	marker "$id"
+	bench_trace_phase "$raw" "$id" "$bench.trace-$config.$rep"
 	"$FT" record -l "$bench.trace-$config" -o "$base.rec" -s "unmap_batch=$x" -s reclaim_probes=0 -- "${CMD[@]}" \
 		> "$base.out" 2>&1
-	marker 0
+	bench_marker 0
 	grep -E '^(not ok|loops_per_sec|reclaim_seconds)' "$base.out" | sed 's/^/    /'
 }
 if want trace && [ "$TRACE_REPS" -gt 0 ]; then
@@ -278,26 +259,12 @@ if want trace && [ "$TRACE_REPS" -gt 0 ]; then
 	else
 		echo "bpftrace $(bpftrace --version)" >> "$raw/guest-meta.txt"
 		t0=$(date +%s)
-		rm -f "$raw/trace-all.bt" "$raw/trace-phases.txt"
-		# -B none works for stdout only (-o FILE stays buffered until exit).
-		bpftrace -B none "$BT" > "$raw/trace-all.bt" 2> "$raw/trace-bpftrace.log" &
-		btpid=$!
-		tries=0
-		until probes_attached; do
-			tries=$((tries + 1))
-			[ "$tries" -gt 240 ] && break
-			kill -0 "$btpid" 2>/dev/null || break
-			marker 0
-			sleep 0.5
-		done
-		if ! probes_attached; then
+		if ! bench_trace_start "$BT" "$raw" foliotune_try_to_unmap_one; then
 			say "bpftrace did not attach to foliotune_try_to_unmap_one"
 			echo "trace_error bpftrace did not attach (raw/trace-bpftrace.log)" >> "$raw/guest-meta.txt"
-			kill -INT "$btpid" 2>/dev/null
-			wait "$btpid"
 		else
 			grep foliotune_try_to_unmap_one /sys/kernel/debug/kprobes/list > "$raw/trace-kprobes.txt"
-			say "bpftrace attached after $tries polls: $(tr '\n' ';' < "$raw/trace-kprobes.txt")"
+			say "bpftrace attached after $BENCH_BTTRIES polls: $(tr '\n' ';' < "$raw/trace-kprobes.txt")"
 			id=0
 			for rep in $(seq 1 "$TRACE_REPS"); do
 				for b in "${benches[@]}"; do
@@ -308,17 +275,8 @@ if want trace && [ "$TRACE_REPS" -gt 0 ]; then
 					done
 				done
 			done
-			kill -INT "$btpid"
-			wait "$btpid"
 			# @calls[PHASE, ORDER]: N  ->  BENCH.trace-MODE.REP.bt: @calls[ORDER]: N
-			awk -v dir="$raw" '
-				FNR == NR { name[$1] = $2; next }
-				/^@[a-z_]+\[[0-9]+, [0-9]+\]: / {
-					split($0, a, /[][,:]/)
-					ph = a[2] + 0
-					if (!(ph in name)) next
-					print a[1] "[" a[3] + 0 "]: " $NF > (dir "/" name[ph] ".bt")
-				}' "$raw/trace-phases.txt" "$raw/trace-all.bt"
+			bench_trace_stop "$raw"
 		fi
 		echo "trace_phase_seconds $(( $(date +%s) - t0 ))" >> "$raw/guest-meta.txt"
 	fi

@@ -37,6 +37,7 @@ box-proof docs/own-box.md ^Last.run: module include userspace tests/box tests/gu
 kernels docs/kernels.md ^\|.6\.12.*\|.yes.\| module include scripts/kernels tests/kernels tests/guest/smoke.sh
 bench-unmap bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}\] module include bench/unmap.sh bench/unmap-guest.sh bench/report tests/progs
 bench-faultaround bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-faultaround\] module include bench/faultaround.sh bench/faultaround-guest.sh bench/report tests/progs
+bench-reclaim bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-reclaim\] module include bench/reclaim.sh bench/reclaim-guest.sh bench/lib.sh bench/report tests/progs
 EOF
 }
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The benchmark reports (bench/unmap-report.sh, faultaround-report.sh)
+# The benchmark reports (bench/unmap-report.sh, faultaround-report.sh,
+# reclaim-report.sh once a reclaim session is committed)
 # rebuild results.md from the raw files alone: run both on the raw.tar.xz
 # archives of the latest committed sessions and on the smoke fixture, and
 # check that they finish, write the sections people read and reproduce the
@@ -76,7 +77,7 @@ same_as_committed "$fa" fa
 for d in "$repo"/bench/results/*/; do
 	d=${d%/} n=$(basename "$d")
 	if [ "$d" = "$unmap" ] || [ "$d" = "$fa" ] || [ ! -f "$d/raw.tar.xz" ]; then continue; fi
-	case $n in *-faultaround) s=faultaround-report.sh ;; *) s=unmap-report.sh ;; esac
+	case $n in *-faultaround) s=faultaround-report.sh ;; *-reclaim) s=reclaim-report.sh ;; *) s=unmap-report.sh ;; esac
 	report "$s" "$d" "all-$n"
 	same_as_committed "$d" "all-$n"
 done

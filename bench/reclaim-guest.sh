@@ -1,0 +1,333 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# reclaim-guest.sh OUTDIR - the 2x2 of unmap_batch x referenced_batch under
+# the classic LRU and MGLRU, inside the test box.
+#
+# Started by bench/reclaim.sh (one boot); writes raw files only, into
+# OUTDIR/raw/ (bench/reclaim-report.sh turns them into OUTDIR/results.md).
+#
+# Setup: scratch xfs on /dev/vda (FT_SCRATCH_DEV), zram swap, foliotune
+# loaded.  Configurations (every run also -s reclaim_probes=0):
+#
+#   stock  unmap_batch=0 referenced_batch=0     unmap  1 0
+#   refs   0 1                                  both   1 1
+#
+# For rep = 1..BENCH_REPS: per LRU mode (odd reps in BENCH_LRU's order, even
+# reps reversed; /sys/kernel/mm/lru_gen/enabled written, read back, checked)
+# and workload, the four configurations, odd reps in the order stock unmap
+# refs both, even reps reversed, so a linear drift favours none.  Every run
+# is
+#
+#   foliotune record -l RUN.CONFIG -s unmap_batch=U -s referenced_batch=R \
+#       -s reclaim_probes=0 -o raw/RUN.CONFIG.REP.rec -- CMD
+#
+# with RUN = WORKLOAD-MB-LRU (e.g. file2m-1024-classic); its .out holds the
+# benchmark's output and the lru_gen/enabled value read before and after the
+# run (lru_gen_before, lru_gen_after).  Then the trace phase: the
+# BENCH_TRACE_WORKLOADS, every LRU mode and configuration once per trace rep,
+# under one bpftrace session with kprobe + kretprobe on the module's
+# foliotune_folio_referenced_one and foliotune_try_to_unmap_one: calls, ns
+# and max ns per folio order and run (RUN.trace-CONFIG.REP.bt).  The original
+# lru_gen/enabled value is restored at the end.
+#
+# Environment:
+#   BENCH_WORKLOADS  NAME:MB words (default "file2m:256 file2m:1024 filera:2048");
+#                    NAME file2m (PTE-mapped 2 MiB file folios) or filera
+#                    (default readahead: Baolin Wang's workload)
+#   BENCH_LRU        "classic mglru" (default), or one of them
+#   BENCH_REPS       repetitions (default 5)
+#   BENCH_WARMUP     1 (default): one unrecorded stock run of each workload first
+#   BENCH_TRACE_REPS   bpftrace runs per workload, LRU mode and config (default 1; 0 = none)
+#   BENCH_TRACE_WORKLOADS  workloads of the trace phase (default file2m:1024;
+#                    need not be among BENCH_WORKLOADS)
+set -uo pipefail
+
+out=${1:?usage: reclaim-guest.sh OUTDIR}
+raw=$out/raw
+mkdir -p "$raw" || exit 2
+repo=${FT_REPO:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=SCRIPTDIR/../tests/lib.sh
+. "$repo/tests/lib.sh"
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$repo/bench/lib.sh"
+
+WORKLOADS=$(echo "${BENCH_WORKLOADS:-file2m:256 file2m:1024 filera:2048}" | tr ',' ' ')
+LRUS=$(echo "${BENCH_LRU:-classic mglru}" | tr ',' ' ')
+REPS=${BENCH_REPS:-5}
+WARMUP=${BENCH_WARMUP:-1}
+TRACE_REPS=${BENCH_TRACE_REPS:-1}
+TRACE_WORKLOADS=$(echo "${BENCH_TRACE_WORKLOADS-file2m:1024}" | tr ',' ' ')
+CONFIGS="stock unmap refs both"
+
+FT=$repo/userspace/foliotune
+RB=$repo/tests/progs/ft_reclaim_bench
+LRU_GEN=/sys/kernel/mm/lru_gen/enabled
+BT=$raw/reclaim-time.bt
+
+say() { echo "bench: $*"; [ -w /dev/kmsg ] && echo "foliotune-bench: $*" > /dev/kmsg; return 0; }
+die() { say "FATAL: $*"; echo "fatal $*" >> "$raw/guest-meta.txt"; exit 2; }
+
+[ -x "$FT" ] || die "$FT missing: run make on the host"
+[ -x "$RB" ] || die "$RB missing: run make on the host"
+[ -r "$FT_KO" ] || die "$FT_KO missing: run make on the host"
+command -v perl > /dev/null || die "perl missing (file2m needs it)"
+[ -w "$LRU_GEN" ] || die "$LRU_GEN missing: no MGLRU in this kernel"
+for l in $LRUS; do
+	case $l in classic | mglru) ;; *) die "BENCH_LRU: '$l' is neither classic nor mglru" ;; esac
+done
+maxmb=0
+for w in $WORKLOADS $TRACE_WORKLOADS; do
+	case $w in
+	file2m:[0-9]* | filera:[0-9]*) [ "${w#*:}" -gt "$maxmb" ] && maxmb=${w#*:} ;;
+	*) die "workload '$w': not file2m:MB or filera:MB" ;;
+	esac
+done
+lru_gen_orig=$(cat "$LRU_GEN")
+
+# ---- setup -------------------------------------------------------------
+[ "$FT_SCRATCH_DEV" = /dev/vda ] && modprobe virtio_blk 2>/dev/null
+modprobe xfs || die "modprobe xfs"
+loop_until 10 test -b "$FT_SCRATCH_DEV" || die "no $FT_SCRATCH_DEV (scratch xfs image)"
+mkdir -p "$FT_XFS"
+mount "$FT_SCRATCH_DEV" "$FT_XFS" || die "mount $FT_SCRATCH_DEV $FT_XFS"
+# nothing here swaps (clean file pages are dropped, not swapped); the swap
+# is there so that the box's own anon memory can go rather than fail a run
+ft_zram_swap 1024M || die "zram swap"
+ft_unload
+ft_load "$FT_KO" || die "ft_load"
+[ -r "$FT_DEBUGFS/vmstat" ] || die "no $FT_DEBUGFS/vmstat"
+[ -w "$FT_DEBUGFS/referenced_batch" ] || die "no knob referenced_batch: this foliotune.ko is older"
+
+teardown() {
+	echo "$lru_gen_orig" > "$LRU_GEN" 2>/dev/null ||
+		say "could not restore $LRU_GEN to $lru_gen_orig"
+	ft_unload || say "ft_unload failed"
+	ft_zram_swapoff
+	umount "$FT_XFS" 2>/dev/null
+}
+trap teardown EXIT
+
+{
+	bench_guest_meta
+	echo "reps $REPS"
+	echo "workloads $WORKLOADS"
+	echo "lru_modes $LRUS"
+	echo "trace_reps $TRACE_REPS"
+	echo "trace_workloads $TRACE_WORKLOADS"
+	echo "warmup $WARMUP"
+	echo "read_ahead_kb $(cat "$FT_RA")"
+	echo "thp_enabled $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
+	echo "lru_gen $lru_gen_orig"
+	echo "swap $(awk 'NR > 1 { print $1, $3 "kB" }' /proc/swaps | tr '\n' ' ')"
+	echo "module_build $(tr '\n' ' ' < "$FT_DEBUGFS/build")"
+	echo "module_file $FT_KO"
+	echo "kprobes_with_module $(awk '{ print $2 ":" $3 ":" $4 }' /sys/kernel/debug/kprobes/list 2>/dev/null | tr '\n' ' ')"
+} > "$raw/guest-meta.txt"
+# the box must hold the largest file in page cache with room to spare
+need_kb=$(( maxmb * 1024 + 1024 * 1024 ))
+[ "$(awk '/^MemTotal/ { print $2 }' /proc/meminfo)" -ge "$need_kb" ] ||
+	die "MemTotal below ${need_kb} kB, what a ${maxmb} MiB file needs: raise BENCH_MEM"
+
+# lru_set classic|mglru: write lru_gen/enabled (only when it changes: a
+# write costs about 0.5 s under TCG) and check that it took effect.
+lru_set() {
+	local now
+	now=$(cat "$LRU_GEN")
+	case $1 in
+	classic)
+		[ "$now" = 0x0000 ] || echo n > "$LRU_GEN" || die "write n to $LRU_GEN"
+		[ "$(cat "$LRU_GEN")" = 0x0000 ] || die "$LRU_GEN reads $(cat "$LRU_GEN") after writing n" ;;
+	mglru)
+		[ "$now" != 0x0000 ] || echo y > "$LRU_GEN" || die "write y to $LRU_GEN"
+		[ "$(cat "$LRU_GEN")" != 0x0000 ] || die "$LRU_GEN reads 0x0000 after writing y" ;;
+	esac
+}
+
+# workload_cmd NAME:MB: the command line of one workload in CMD.
+workload_cmd() {
+	local mb=${1#*:}
+	case ${1%%:*} in
+	# 2 MiB folios (MADV_HUGEPAGE readahead), 2 MiB-aligned (-U 0) and yet
+	# PTE-mapped: with THP disabled for the process do_set_pmd() refuses the
+	# PMD mapping, so each folio is one run of 512 PTEs in one page table.
+	file2m) CMD=(perl -e "$BENCH_NOTHP" "$RB" -d "$FT_XFS" -s "$mb" -H -U 0 -x 0.8 -R) ;;
+	# Baolin Wang's: a clean file, default readahead folios, 80% reclaimed
+	filera) CMD=("$RB" -d "$FT_XFS" -s "$mb" -x 0.8 -R) ;;
+	*) return 1 ;;
+	esac
+}
+
+# knobs CONFIG: the -s options of CONFIG in SET.
+knobs() {
+	local u r
+	case $1 in
+	stock) u=0 r=0 ;;
+	unmap) u=1 r=0 ;;
+	refs) u=0 r=1 ;;
+	both) u=1 r=1 ;;
+	*) return 1 ;;
+	esac
+	SET=(-s "unmap_batch=$u" -s "referenced_batch=$r" -s reclaim_probes=0)
+}
+
+# run_one WORKLOAD LRU CONFIG TAG [PHASE]: one recorded run (with PHASE: a
+# trace run, announced to bpftrace, named RUN.trace-CONFIG.TAG).
+run_one() {
+	local w=$1 lru=$2 config=$3 tag=$4 phase=${5:-} run c base rc
+	workload_cmd "$w" || return 1
+	knobs "$config" || return 1
+	run=${w%%:*}-${w#*:}-$lru
+	c=$config
+	[ -n "$phase" ] && c=trace-$config
+	base=$raw/$run.$c.$tag
+	rm -f "$base.rec" "$base.out" "$base.bt"
+	lru_set "$lru"
+	bench_quiesce
+	say "$run $c $tag${phase:+ (phase $phase)}"
+	[ -n "$phase" ] && bench_trace_phase "$raw" "$phase" "$run.$c.$tag"
+	{
+		echo "lru_gen_before $(cat "$LRU_GEN")"
+		"$FT" record -l "$run.$c" -o "$base.rec" "${SET[@]}" -- "${CMD[@]}" 2>&1
+		rc=$?
+		echo "lru_gen_after $(cat "$LRU_GEN")"
+		echo "record_exit $rc"
+	} > "$base.out"
+	[ -n "$phase" ] && bench_marker 0
+	grep -E '^(not ok|reclaim_seconds|record_exit [1-9])' "$base.out" | sed 's/^/    /'
+}
+
+# in_order REP "WORDS": WORDS, reversed on even reps.
+in_order() {
+	if [ $(($1 % 2)) = 1 ]; then echo "$2"; else echo "$2" | tr ' ' '\n' | tac | tr '\n' ' '; fi
+}
+
+t_start=$(date +%s)
+if [ "$WARMUP" = 1 ]; then
+	for w in $WORKLOADS; do
+		run_one "$w" "${LRUS%% *}" stock warmup
+	done
+fi
+for rep in $(seq 1 "$REPS"); do
+	for lru in $(in_order "$rep" "$LRUS"); do
+		for w in $WORKLOADS; do
+			for c in $(in_order "$rep" "$CONFIGS"); do
+				run_one "$w" "$lru" "$c" "$rep"
+			done
+		done
+	done
+done
+echo "timed_phase_seconds $(( $(date +%s) - t_start ))" >> "$raw/guest-meta.txt"
+
+# ---- trace: time inside both replacements, by folio order ---------------
+cat > "$BT" <<'EOF'
+/*
+ * Time per call of the module's folio_referenced_one and try_to_unmap_one
+ * replacements (never the livepatched originals), keyed by phase (the run,
+ * announced by getpriority(4000 + PHASE)) and folio order.  arg0 is the
+ * folio in both: order = _flags_1 & 0xff (offset 64 = sizeof(struct page))
+ * when PG_head (bit 6) is set, else 0 (6.12 include/linux/mm.h
+ * folio_order()).  The two never nest (separate rmap walks).
+ */
+tracepoint:syscalls:sys_enter_getpriority
+/args->which >= 4000 && args->which < 5000/
+{
+	/*
+	 * A run's end (phase 0): print its maps and clear them, so that every
+	 * run's figures are out before the next, whatever becomes of
+	 * bpftrace's exit.
+	 */
+	if (args->which == 4000 && @phase > 0) {
+		print(@ref_calls); print(@ref_ns); print(@ref_max_ns);
+		print(@unmap_calls); print(@unmap_ns); print(@unmap_max_ns);
+		clear(@ref_calls); clear(@ref_ns); clear(@ref_max_ns);
+		clear(@unmap_calls); clear(@unmap_ns); clear(@unmap_max_ns);
+	}
+	@phase = args->which - 4000;
+	printf("phase %d\n", @phase);
+}
+kprobe:foliotune_folio_referenced_one
+/@phase > 0/
+{
+	@rord[tid] = (*(uint64 *)arg0 & 0x40) ? (*(uint64 *)(arg0 + 64) & 0xff) : 0;
+	@rt0[tid] = nsecs;
+}
+kretprobe:foliotune_folio_referenced_one
+/@rt0[tid]/
+{
+	$d = nsecs - @rt0[tid];
+	@ref_calls[@phase, @rord[tid]] = count();
+	@ref_ns[@phase, @rord[tid]] = sum($d);
+	@ref_max_ns[@phase, @rord[tid]] = max($d);
+	delete(@rt0[tid]);
+	delete(@rord[tid]);
+}
+kprobe:foliotune_try_to_unmap_one
+/@phase > 0/
+{
+	@uord[tid] = (*(uint64 *)arg0 & 0x40) ? (*(uint64 *)(arg0 + 64) & 0xff) : 0;
+	@ut0[tid] = nsecs;
+}
+kretprobe:foliotune_try_to_unmap_one
+/@ut0[tid]/
+{
+	$d = nsecs - @ut0[tid];
+	@unmap_calls[@phase, @uord[tid]] = count();
+	@unmap_ns[@phase, @uord[tid]] = sum($d);
+	@unmap_max_ns[@phase, @uord[tid]] = max($d);
+	delete(@ut0[tid]);
+	delete(@uord[tid]);
+}
+END
+{
+	clear(@ref_calls); clear(@ref_ns); clear(@ref_max_ns);
+	clear(@unmap_calls); clear(@unmap_ns); clear(@unmap_max_ns);
+	clear(@rt0);
+	clear(@rord);
+	clear(@ut0);
+	clear(@uord);
+	clear(@phase);
+}
+EOF
+
+if [ "$TRACE_REPS" -gt 0 ] && [ -n "$TRACE_WORKLOADS" ]; then
+	if ! command -v bpftrace > /dev/null; then
+		say "bpftrace missing: no trace phase"
+		echo "trace_error bpftrace missing in the guest" >> "$raw/guest-meta.txt"
+	else
+		echo "bpftrace $(bpftrace --version)" >> "$raw/guest-meta.txt"
+		t0=$(date +%s)
+		funcs=(foliotune_folio_referenced_one foliotune_try_to_unmap_one)
+		if ! bench_trace_start "$BT" "$raw" "${funcs[@]}"; then
+			say "bpftrace did not attach to ${funcs[*]}"
+			echo "trace_error bpftrace did not attach (raw/trace-bpftrace.log)" >> "$raw/guest-meta.txt"
+		else
+			grep foliotune_ /sys/kernel/debug/kprobes/list > "$raw/trace-kprobes.txt"
+			say "bpftrace attached after $BENCH_BTTRIES polls: $(tr '\n' ';' < "$raw/trace-kprobes.txt")"
+			id=0
+			for rep in $(seq 1 "$TRACE_REPS"); do
+				for lru in $(in_order "$rep" "$LRUS"); do
+					for w in $TRACE_WORKLOADS; do
+						for c in $(in_order "$rep" "$CONFIGS"); do
+							id=$((id + 1))
+							run_one "$w" "$lru" "$c" "$rep" "$id"
+						done
+					done
+				done
+			done
+			# in two smoke boots under TCG bpftrace once did not exit
+			# after SIGINT (the guest idle, no kernel report): the maps
+			# are out after every run, so wait 2 min at most
+			if ! bench_trace_stop "$raw" 120; then
+				say "bpftrace did not exit 120 s after SIGINT: killed"
+				echo "trace_warning bpftrace did not exit 120 s after SIGINT (killed; its maps were printed after every run)" >> "$raw/guest-meta.txt"
+			fi
+		fi
+		echo "trace_phase_seconds $(( $(date +%s) - t0 ))" >> "$raw/guest-meta.txt"
+	fi
+fi
+
+# ---- teardown (the EXIT trap restores lru_gen/enabled) -------------------
+echo "guest_seconds $(( $(date +%s) - t_start ))" >> "$raw/guest-meta.txt"
+echo "lru_gen_restored $lru_gen_orig" >> "$raw/guest-meta.txt"
+say "done: $raw"

@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# reclaim.sh - benchmark the 2x2 of unmap_batch x referenced_batch (stock,
+# unmap, refs, both) under the classic LRU and MGLRU, in ONE test-box boot,
+# and write bench/results/<date>-<commit>-reclaim/results.md.
+#
+#   make && bench/reclaim.sh            (or: make bench-reclaim)
+#
+# Builds nothing: it needs module/foliotune.ko, userspace/foliotune and
+# tests/progs/ft_reclaim_bench from `make`.  It makes a scratch xfs image,
+# boots the test box once (tests/vm/vmrun.sh) running
+# bench/reclaim-guest.sh, then bench/reclaim-report.sh.
+#
+# Environment (passed to the guest; see reclaim-guest.sh):
+#   BENCH_WORKLOADS ("file2m:256 file2m:1024 filera:2048")  NAME:MB words
+#   BENCH_LRU ("classic mglru")  BENCH_REPS (5)  BENCH_WARMUP (1)
+#   BENCH_TRACE_REPS (1)  BENCH_TRACE_WORKLOADS ("file2m:1024"; "" = no trace phase)
+# Host side:
+#   BENCH_OUT       results directory (default bench/results/<date>-<commit>-reclaim);
+#                   it must be inside this repository: the box writes it
+#                   through the repository's share (the rest of the host is
+#                   read-only to it)
+#   BENCH_TIMEOUT   guest timeout in seconds (default: estimated x3)
+#   BENCH_MEM       guest memory (default 4G, or the largest file + 3 GiB
+#                   when that is more: 5G for the default 2 GiB filera)
+#   BENCH_SCRATCH   where the scratch xfs image goes (default bench/.scratch)
+#   BENCH_KERNEL_ARGS  extra guest kernel arguments, e.g. "watchdog_thresh=60"
+#
+# Duration: printed before the boot (TCG: about 8 s + 43 ms per MB and run,
+# bench/unmap.sh's model).  Smoke run (a few minutes):
+#   BENCH_REPS=1 BENCH_WORKLOADS="file2m:64 filera:64" BENCH_TRACE_WORKLOADS=file2m:64 \
+#   BENCH_OUT=build/reclaim-smoke bench/reclaim.sh
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+cd "$repo" || exit 2
+. "$here/lib.sh"
+
+VARS="BENCH_WORKLOADS BENCH_LRU BENCH_REPS BENCH_WARMUP BENCH_TRACE_REPS BENCH_TRACE_WORKLOADS"
+cmdline="$(for v in $VARS BENCH_MEM BENCH_KERNEL_ARGS BENCH_OUT; do
+	[ -n "${!v+x}" ] && printf '%s=%q ' "$v" "${!v}"; done)bench/reclaim.sh"
+[ $# -gt 0 ] && { echo "reclaim.sh takes no arguments (environment only)" >&2; exit 1; }
+
+for f in module/foliotune.ko userspace/foliotune tests/progs/ft_reclaim_bench; do
+	[ -e "$f" ] || { echo "reclaim.sh: $f missing: run make first" >&2; exit 2; }
+done
+grep -qa referenced_batch module/foliotune.ko ||
+	{ echo "reclaim.sh: module/foliotune.ko has no referenced_batch knob: rebuild it (make)" >&2; exit 2; }
+command -v mkfs.xfs > /dev/null || { echo "reclaim.sh: mkfs.xfs missing (xfsprogs)" >&2; exit 2; }
+
+workloads=$(echo "${BENCH_WORKLOADS:-file2m:256 file2m:1024 filera:2048}" | tr ',' ' ')
+lrus=$(echo "${BENCH_LRU:-classic mglru}" | tr ',' ' ')
+twork=$(echo "${BENCH_TRACE_WORKLOADS-file2m:1024}" | tr ',' ' ')
+reps=${BENCH_REPS:-5}
+ntr=${BENCH_TRACE_REPS:-1}
+for v in reps ntr; do
+	[[ ${!v} =~ ^[0-9]+$ ]] || { echo "reclaim.sh: BENCH_REPS and BENCH_TRACE_REPS are numbers" >&2; exit 1; }
+done
+nlru=0
+for l in $lrus; do
+	case $l in classic | mglru) nlru=$((nlru + 1)) ;;
+	*) echo "reclaim.sh: BENCH_LRU: '$l' is neither classic nor mglru" >&2; exit 1 ;; esac
+done
+[ "$nlru" -gt 0 ] || { echo "reclaim.sh: BENCH_LRU is empty" >&2; exit 1; }
+# TCG cost per run (bench/unmap.sh's model, from a smoke run on a loaded
+# 2-CPU host): about 8 s + 43 ms per MB (writing and mapping the file
+# dominates).  Timed: per rep 4 configurations x LRU modes x workloads;
+# warm-up one run per workload; trace: the same per trace rep and trace
+# workload, plus about 60 s for bpftrace to attach.
+maxmb=0 timed=0 warm=0 trace=0
+for w in $workloads $twork; do
+	case $w in
+	file2m:[0-9]* | filera:[0-9]*) ;;
+	*) echo "reclaim.sh: workload '$w': not file2m:MB or filera:MB" >&2; exit 1 ;;
+	esac
+	mb=${w#*:}
+	[ "$mb" -gt "$maxmb" ] && maxmb=$mb
+done
+for w in $workloads; do
+	per=$(( 8 + ${w#*:} * 43 / 1000 ))
+	timed=$(( timed + reps * 4 * nlru * per ))
+	warm=$(( warm + ${BENCH_WARMUP:-1} * per ))
+done
+for w in $twork; do trace=$(( trace + ntr * 4 * nlru * (8 + ${w#*:} * 43 / 1000) )); done
+[ "$ntr" -gt 0 ] && [ -n "$twork" ] && trace=$(( trace + 60 ))
+est=$(( 90 + timed + warm + trace ))
+timeout_s=${BENCH_TIMEOUT:-$(( est * 3 ))}
+mem_mb=$(( maxmb + 3072 > 4096 ? maxmb + 3072 : 4096 ))
+mem=${BENCH_MEM:-$(( (mem_mb + 1023) / 1024 ))G}
+
+commit=$(bench_commit)
+out=$(bench_results_dir "$commit" -reclaim) && mkdir -p "$out/raw" || exit 2
+case $out/ in
+"$repo"/*) ;;
+*) echo "reclaim.sh: BENCH_OUT=$out is outside $repo: the box could not write it" >&2; exit 1 ;;
+esac
+
+accel=$(bench_accel)
+bench_host_start "$out" "$cmdline" "$commit" "$accel" "$mem" "$est" "$timeout_s"
+{
+	# plot.sh leaves this raw/ out of the unmap figures (its configurations
+	# include one named stock)
+	echo "benchmark reclaim"
+	echo "kernel_args ${BENCH_KERNEL_ARGS:-}"
+	echo "estimate_timed_seconds $timed"
+	echo "estimate_trace_seconds $trace"
+} >> "$out/raw/host-meta.txt"
+
+scratch=${BENCH_SCRATCH:-$repo/bench/.scratch}
+mkdir -p "$scratch" || exit 2
+img=$(mktemp "$scratch/reclaim-xfs.XXXXXX.img") || exit 2
+# the guest loads a private copy of the module, so a rebuild on the host
+# during the run cannot mix two modules
+ko=${img%.img}.ko
+trap 'rm -f "$img" "$ko"' EXIT
+cp module/foliotune.ko "$ko" || exit 2
+{
+	for f in module/foliotune.ko userspace/foliotune tests/progs/ft_reclaim_bench; do
+		echo "sha256 $f $(sha256sum < "$f" | cut -c1-16) $(date -u -r "$f" +%Y-%m-%dT%H:%M:%SZ)"
+	done
+	[ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] &&
+		echo "dirty_files $(git status --porcelain --untracked-files=no | awk '{ print $2 }' | tr '\n' ' ')"
+} >> "$out/raw/host-meta.txt"
+# one file at a time lives on the disk (each run deletes its own)
+img_mb=$(( maxmb * 2 + 1024 > 2048 ? maxmb * 2 + 1024 : 2048 ))
+
+echo "reclaim.sh: $cmdline"
+echo "reclaim.sh: results in $out"
+echo "reclaim.sh: estimated $((est / 60)) min under $accel (timed runs $((timed / 60)) min, warm-up $((warm / 60)) min," \
+	"trace phase $((trace / 60)) min), timeout $timeout_s s, guest memory $mem"
+kargs=()
+[ -n "${BENCH_KERNEL_ARGS:-}" ] && kargs=(-a "$BENCH_KERNEL_ARGS")
+bench_boot "$out" "$img" "${img_mb}M" -m "$mem" -c 2 -t "$timeout_s" "${kargs[@]}" -- \
+	"export FT_KO=$(printf %q "$ko"); $(for v in $VARS; do
+		[ -n "${!v+x}" ] && printf 'export %s=%q; ' "$v" "${!v}"; done)" \
+	"bash $(printf %q "$here/reclaim-guest.sh") $(printf %q "$out")"
+rc=$?
+
+if ! "$here/reclaim-report.sh" "$out" && [ "$rc" = 0 ]; then
+	rc=2
+fi
+echo "reclaim.sh: $out/results.md (to commit it, first bench/pack.sh $out)"
+exit "$rc"
