@@ -200,6 +200,7 @@ cli:
 
 progs:
 	$(MAKE) -C tests/progs
+	$(MAKE) -C bench/progs
 	$(MAKE) -C tests/reliability
 
 # The kernel's mm selftests of $(KSRC), for the reliability peer suite
@@ -482,13 +483,14 @@ check-box:
 
 bench-box:
 	$(MAKE) module cli progs
-	tests/box/bench.sh
+	bench/box.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/module clean
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/modules clean
 	-$(MAKE) -C userspace clean
 	-$(MAKE) -C tests/progs clean
+	-$(MAKE) -C bench/progs clean
 	-$(MAKE) -C tests/reliability clean
 	-$(MAKE) -C scripts clean
 	rm -rf $(BUILD)

@@ -61,7 +61,7 @@ fa_configs=()
 if [ "${DEMO_FA:-1}" = 1 ]; then
 	adir=$FT_XFS/apps
 	step "fault-around setup: $apps app files + framework files on xfs (ft_applaunch setup)"
-	"$repo/tests/progs/ft_applaunch" setup -d "$adir" -n "$apps" > "$out/fa-setup.out" 2>&1 ||
+	"$repo/bench/progs/ft_applaunch" setup -d "$adir" -n "$apps" > "$out/fa-setup.out" 2>&1 ||
 		die "ft_applaunch setup: $(tail -1 "$out/fa-setup.out")"
 	# name|knob settings for `foliotune record -s`
 	fa_configs=("stock|-s fault_around_bytes=64K -s fault_around_mkold=0"
@@ -74,7 +74,7 @@ if [ "${DEMO_FA:-1}" = 1 ]; then
 		sync -f "$FT_XFS"
 		# shellcheck disable=SC2086
 		"$ft" record -o "$out/fa-$name.rec" -l "fa-$name" $sets -- \
-			"$repo/tests/progs/ft_applaunch" run -d "$adir" -n "$apps" -r 2 -m "$limit" > "$out/fa-$name.out" 2>&1 ||
+			"$repo/bench/progs/ft_applaunch" run -d "$adir" -n "$apps" -r 2 -m "$limit" > "$out/fa-$name.out" 2>&1 ||
 			die "ft_applaunch $name: $(tail -2 "$out/fa-$name.out" | tr '\n' ' ')"
 		step "    $(awk '/^summary/ { for (i = 2; i <= 4; i++) printf "%s ", $i }' "$out/fa-$name.out")"
 	done

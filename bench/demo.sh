@@ -24,7 +24,7 @@ KVER=${KVER:-$(cat scripts/kernels/default-kver)}
 t0=$(date +%s)
 say() { printf '[demo %4ds host] %s\n' $(( $(date +%s) - t0 )) "$*"; }
 
-for f in module/foliotune.ko userspace/foliotune tests/progs/ft_pageout_bench tests/progs/ft_applaunch; do
+for f in module/foliotune.ko userspace/foliotune tests/progs/ft_pageout_bench bench/progs/ft_applaunch; do
 	[ -e "$f" ] || { echo "demo: $f missing: run make first (make demo builds it)" >&2; exit 2; }
 done
 out=$PWD/build/demo

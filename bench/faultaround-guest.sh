@@ -87,7 +87,7 @@ AUTO_MAX=${BENCH_AUTO_MAX:-64K}
 SPAWN_SECONDS=${BENCH_SPAWN_SECONDS:-10}
 
 FT=$repo/userspace/foliotune
-AL=$repo/tests/progs/ft_applaunch
+AL=$repo/bench/progs/ft_applaunch
 SR=$repo/tests/progs/ft_seqread
 SP=$repo/tests/progs/ft_spawn
 LRU_GEN=/sys/kernel/mm/lru_gen/enabled
@@ -111,7 +111,7 @@ for c in $CONFIGS; do
 	case $c in stock | fa4k | mkold1 | mkold2 | auto | auto200 | autoage) ;; *) die "BENCH_CONFIGS: unknown '$c' (stock fa4k mkold1 mkold2 auto auto200 autoage)" ;; esac
 done
 for f in "$FT" "$AL" "$SR" "$SP"; do
-	[ -x "$f" ] || die "$f missing: run make and make -C tests/progs on the host"
+	[ -x "$f" ] || die "$f missing: run make progs on the host"
 done
 [ -r "$FT_KO" ] || die "$FT_KO missing: run make on the host"
 

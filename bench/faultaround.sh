@@ -6,10 +6,10 @@
 # Shutemov's old pre-mapped PTEs) with foliotune's knobs, in ONE test-box
 # boot, and write bench/results/<date>-<commit>-faultaround/results.md.
 #
-#   make && make -C tests/progs && bench/faultaround.sh
+#   make && bench/faultaround.sh
 #
 # Builds nothing: it needs module/foliotune.ko (with the fault-around
-# knobs), userspace/foliotune, tests/progs/ft_applaunch, ft_seqread and
+# knobs), userspace/foliotune, bench/progs/ft_applaunch, tests/progs/ft_seqread and
 # ft_spawn.
 # It makes a scratch xfs image, boots the test box once
 # (tests/vm/vmrun.sh -s bench/faultaround-guest.sh), then runs
@@ -50,8 +50,8 @@ cmdline="$(for v in $VARS BENCH_MEM; do
 	[ -n "${!v+x}" ] && printf '%s=%q ' "$v" "${!v}"; done)bench/faultaround.sh"
 [ $# -gt 0 ] && { echo "faultaround.sh takes no arguments (environment only)" >&2; exit 1; }
 
-for f in module/foliotune.ko userspace/foliotune tests/progs/ft_applaunch tests/progs/ft_seqread tests/progs/ft_spawn; do
-	[ -e "$f" ] || { echo "faultaround.sh: $f missing: run make and make -C tests/progs first" >&2; exit 2; }
+for f in module/foliotune.ko userspace/foliotune bench/progs/ft_applaunch tests/progs/ft_seqread tests/progs/ft_spawn; do
+	[ -e "$f" ] || { echo "faultaround.sh: $f missing: run make first" >&2; exit 2; }
 done
 # The module must have the fault-around knobs (the guest checks the live
 # debugfs files again and stops with "fatal" if one is missing).

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # lib.sh - sourced by the benchmark drivers (bench/faultaround.sh,
-# unmap.sh, reclaim.sh, tests/box/bench.sh) and their guest halves: the
+# unmap.sh, reclaim.sh, box.sh) and their guest halves: the
 # lines of raw/host-meta.txt and raw/guest-meta.txt every report reads to
 # say where and under what load it was measured, the drivers' boot of the
 # box, and what the guest halves share (quiescing before a run, the

@@ -66,6 +66,10 @@ mk_box
 check "box: preflight passes on a fake machine that has everything" \
 	env "${fake[@]}" tests/box/preflight.sh check
 check "box: preflight of bench passes there too" env "${fake[@]}" tests/box/preflight.sh bench
+# there, make bench-box builds the benchmarks' programs and runs bench/box.sh
+env "${fake[@]}" make -n -C "$repo" bench-box > "$w/n.out" 2>&1
+check "box: make -n bench-box there builds bench/progs and runs bench/box.sh" \
+	grep -qzE 'make -C bench/progs.*[[:space:]]bench/box\.sh' "$w/n.out"
 
 # this host, as it is
 refused "without FT_TEST_BOX=1" "set FT_TEST_BOX=1" FT_TEST_BOX=

@@ -1,15 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh - make bench-box: the benchmarks of make bench-unmap and make
+# box.sh - make bench-box: the benchmarks of make bench-unmap and make
 # bench-faultaround on this machine, with the same guest scripts, settings
 # (BENCH_*, see bench/unmap.sh and faultaround.sh) and reports:
 # bench/results/<date>-<commit>-box[-faultaround]/results.md (+ raw/),
-# labelled with this machine's CPU model.  Settings: tests/box/box.sh, and
+# labelled with this machine's CPU model.  The box itself (preflight, setup,
+# teardown) is the harness's, shared with make check-box.  Settings:
+# tests/box/box.sh, and
 #   FT_BOX_BENCH   benchmarks to run (default "unmap faultaround")
 #   BENCH_OUT      results directory (one benchmark only)
 set -u
-. "$(dirname "$0")/box.sh"
+. "$(dirname "$0")/../tests/box/box.sh"
 box_preflight bench
 cd "$FT_BOX_REPO" || exit 2
 . "$FT_BOX_REPO/bench/lib.sh"
