@@ -36,7 +36,7 @@
 #                    NAME file2m (PTE-mapped 2 MiB file folios) or filera
 #                    (default readahead: Baolin Wang's workload)
 #   BENCH_LRU        "classic mglru" (default), or one of them
-#   BENCH_REPS       repetitions (default 5)
+#   BENCH_REPS       repetitions (default 6)
 #   BENCH_WARMUP     1 (default): one unrecorded stock run of each workload first
 #   BENCH_TRACE_REPS   bpftrace runs per workload, LRU mode and config (default 1; 0 = none)
 #   BENCH_TRACE_WORKLOADS  workloads of the trace phase (default file2m:1024;
@@ -54,7 +54,7 @@ repo=${FT_REPO:-$(cd "$(dirname "$0")/.." && pwd)}
 
 WORKLOADS=$(echo "${BENCH_WORKLOADS:-file2m:256 file2m:1024 filera:2048}" | tr ',' ' ')
 LRUS=$(echo "${BENCH_LRU:-classic mglru}" | tr ',' ' ')
-REPS=${BENCH_REPS:-5}
+REPS=${BENCH_REPS:-6}
 WARMUP=${BENCH_WARMUP:-1}
 TRACE_REPS=${BENCH_TRACE_REPS:-1}
 TRACE_WORKLOADS=$(echo "${BENCH_TRACE_WORKLOADS-file2m:1024}" | tr ',' ' ')

@@ -14,7 +14,7 @@
 #
 # Environment (passed to the guest; see reclaim-guest.sh):
 #   BENCH_WORKLOADS ("file2m:256 file2m:1024 filera:2048")  NAME:MB words
-#   BENCH_LRU ("classic mglru")  BENCH_REPS (5)  BENCH_WARMUP (1)
+#   BENCH_LRU ("classic mglru")  BENCH_REPS (6, the fewest pairs that can show a difference at p < 0.05)  BENCH_WARMUP (1)
 #   BENCH_TRACE_REPS (1)  BENCH_TRACE_WORKLOADS ("file2m:1024"; "" = no trace phase)
 # Host side:
 #   BENCH_OUT       results directory (default bench/results/<date>-<commit>-reclaim);
@@ -53,7 +53,7 @@ command -v mkfs.xfs > /dev/null || { echo "reclaim.sh: mkfs.xfs missing (xfsprog
 workloads=$(echo "${BENCH_WORKLOADS:-file2m:256 file2m:1024 filera:2048}" | tr ',' ' ')
 lrus=$(echo "${BENCH_LRU:-classic mglru}" | tr ',' ' ')
 twork=$(echo "${BENCH_TRACE_WORKLOADS-file2m:1024}" | tr ',' ' ')
-reps=${BENCH_REPS:-5}
+reps=${BENCH_REPS:-6}
 ntr=${BENCH_TRACE_REPS:-1}
 for v in reps ntr; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || { echo "reclaim.sh: BENCH_REPS and BENCH_TRACE_REPS are numbers" >&2; exit 1; }
