@@ -28,8 +28,11 @@
 # BENCH_TRACE_WORKLOADS, every LRU mode and configuration once per trace rep,
 # under one bpftrace session with kprobe + kretprobe on the module's
 # foliotune_folio_referenced_one and foliotune_try_to_unmap_one: calls, ns
-# and max ns per folio order and run (RUN.trace-CONFIG.REP.bt).  The original
-# lru_gen/enabled value is restored at the end.
+# and max ns per folio order and run (RUN.trace-CONFIG.REP.bt).  Last, under
+# MGLRU, the look session: the stock configuration of the same workloads
+# under a bpftrace session of its own that also times the kernel's
+# lru_gen_look_around(), called once per PTE (RUN.look-stock.REP.bt).  The
+# original lru_gen/enabled value is restored at the end.
 #
 # Environment:
 #   BENCH_WORKLOADS  NAME:MB words (default "file2m:256 file2m:1024 filera:2048");
@@ -41,6 +44,8 @@
 #   BENCH_TRACE_REPS   bpftrace runs per workload, LRU mode and config (default 1; 0 = none)
 #   BENCH_TRACE_WORKLOADS  workloads of the trace phase (default file2m:1024;
 #                    need not be among BENCH_WORKLOADS)
+#   BENCH_LOOK_REPS  runs per trace workload of the look session (default 1;
+#                    0 = none; only with mglru in BENCH_LRU)
 set -uo pipefail
 
 out=${1:?usage: reclaim-guest.sh OUTDIR}
@@ -57,6 +62,7 @@ LRUS=$(echo "${BENCH_LRU:-classic mglru}" | tr ',' ' ')
 REPS=${BENCH_REPS:-6}
 WARMUP=${BENCH_WARMUP:-1}
 TRACE_REPS=${BENCH_TRACE_REPS:-1}
+LOOK_REPS=${BENCH_LOOK_REPS:-1}
 TRACE_WORKLOADS=$(echo "${BENCH_TRACE_WORKLOADS-file2m:1024}" | tr ',' ' ')
 CONFIGS="stock unmap refs both"
 
@@ -64,6 +70,7 @@ FT=$repo/userspace/foliotune
 RB=$repo/tests/progs/ft_reclaim_bench
 LRU_GEN=/sys/kernel/mm/lru_gen/enabled
 BT=$raw/reclaim-time.bt
+BTL=$raw/reclaim-look.bt
 
 say() { echo "bench: $*"; [ -w /dev/kmsg ] && echo "foliotune-bench: $*" > /dev/kmsg; return 0; }
 die() { say "FATAL: $*"; echo "fatal $*" >> "$raw/guest-meta.txt"; exit 2; }
@@ -179,7 +186,7 @@ run_one() {
 	knobs "$config" || return 1
 	run=${w%%:*}-${w#*:}-$lru
 	c=$config
-	[ -n "$phase" ] && c=trace-$config
+	[ -n "$phase" ] && c=${TRACE_LABEL:-trace}-$config
 	base=$raw/$run.$c.$tag
 	rm -f "$base.rec" "$base.out" "$base.bt"
 	lru_set "$lru"
@@ -325,6 +332,102 @@ if [ "$TRACE_REPS" -gt 0 ] && [ -n "$TRACE_WORKLOADS" ]; then
 		fi
 		echo "trace_phase_seconds $(( $(date +%s) - t0 ))" >> "$raw/guest-meta.txt"
 	fi
+fi
+
+# ---- look: MGLRU's lru_gen_look_around() inside the reference walk -------
+# A session of its own: its probes fire once per PTE, and their cost would
+# swell the MGLRU reference times of the trace phase above.
+cat > "$BTL" <<'EOF'
+/*
+ * Inside the reference walk of the stock configuration under MGLRU: the
+ * time in the module's folio_referenced_one replacement, and in the
+ * kernel's lru_gen_look_around(), which it calls for every PTE.  The
+ * walk's time outside look-around is what a batched MGLRU walk that keeps
+ * stock's look-arounds could save.
+ */
+tracepoint:syscalls:sys_enter_getpriority
+/args->which >= 4000 && args->which < 5000/
+{
+	if (args->which == 4000 && @phase > 0) {
+		print(@ref_calls); print(@ref_ns);
+		print(@look_calls); print(@look_ns);
+		clear(@ref_calls); clear(@ref_ns);
+		clear(@look_calls); clear(@look_ns);
+	}
+	@phase = args->which - 4000;
+	printf("phase %d\n", @phase);
+}
+kprobe:foliotune_folio_referenced_one
+/@phase > 0/
+{
+	@rord[tid] = (*(uint64 *)arg0 & 0x40) ? (*(uint64 *)(arg0 + 64) & 0xff) : 0;
+	@rt0[tid] = nsecs;
+}
+kretprobe:foliotune_folio_referenced_one
+/@rt0[tid]/
+{
+	@ref_calls[@phase, @rord[tid]] = count();
+	@ref_ns[@phase, @rord[tid]] = sum(nsecs - @rt0[tid]);
+	delete(@rt0[tid]);
+	delete(@rord[tid]);
+}
+/*
+ * MGLRU's per-PTE call inside the reference walk (vmlinux's own function,
+ * called by the replacement for every PTE): keyed by its result, 1 = the
+ * PTE was young and up to 64 neighbours were looked at, 0 = not young.
+ * What a batched MGLRU walk could save is the reference walk's time
+ * outside these calls.
+ */
+kprobe:lru_gen_look_around
+/@phase > 0/
+{
+	@lt0[tid] = nsecs;
+}
+kretprobe:lru_gen_look_around
+/@lt0[tid]/
+{
+	$d = nsecs - @lt0[tid];
+	@look_calls[@phase, retval & 0xff] = count();
+	@look_ns[@phase, retval & 0xff] = sum($d);
+	@look_max_ns[@phase, retval & 0xff] = max($d);
+	delete(@lt0[tid]);
+}
+END
+{
+	clear(@ref_calls); clear(@ref_ns);
+	clear(@look_calls); clear(@look_ns);
+	clear(@rt0); clear(@rord); clear(@lt0);
+	clear(@phase);
+}
+EOF
+if [ "$LOOK_REPS" -gt 0 ] && [ -n "$TRACE_WORKLOADS" ] && [[ " $LRUS " == *" mglru "* ]] &&
+	command -v bpftrace > /dev/null; then
+	t0=$(date +%s)
+	# the trace phase's raw session files stay; this session's get look-*
+	[ -f "$raw/trace-all.bt" ] && mv "$raw/trace-all.bt" "$raw/trace-all.keep"
+	[ -f "$raw/trace-phases.txt" ] && mv "$raw/trace-phases.txt" "$raw/trace-phases.keep"
+	[ -f "$raw/trace-bpftrace.log" ] && mv "$raw/trace-bpftrace.log" "$raw/trace-bpftrace.keep"
+	if ! bench_trace_start "$BTL" "$raw" foliotune_folio_referenced_one lru_gen_look_around; then
+		say "bpftrace did not attach to lru_gen_look_around"
+		echo "look_error bpftrace did not attach (raw/look-bpftrace.log)" >> "$raw/guest-meta.txt"
+	else
+		id=0
+		for rep in $(seq 1 "$LOOK_REPS"); do
+			for w in $TRACE_WORKLOADS; do
+				id=$((id + 1))
+				TRACE_LABEL=look run_one "$w" mglru stock "$rep" "$id"
+			done
+		done
+		bench_trace_stop "$raw" 120 ||
+			echo "look_warning bpftrace did not exit 120 s after SIGINT (killed)" >> "$raw/guest-meta.txt"
+	fi
+	mv "$raw/trace-all.bt" "$raw/look-all.bt" 2>/dev/null
+	mv "$raw/trace-phases.txt" "$raw/look-phases.txt" 2>/dev/null
+	mv "$raw/trace-bpftrace.log" "$raw/look-bpftrace.log" 2>/dev/null
+	[ -f "$raw/trace-all.keep" ] && mv "$raw/trace-all.keep" "$raw/trace-all.bt"
+	[ -f "$raw/trace-phases.keep" ] && mv "$raw/trace-phases.keep" "$raw/trace-phases.txt"
+	[ -f "$raw/trace-bpftrace.keep" ] && mv "$raw/trace-bpftrace.keep" "$raw/trace-bpftrace.log"
+	echo "look_phase_seconds $(( $(date +%s) - t0 ))" >> "$raw/guest-meta.txt"
 fi
 
 # ---- teardown (the EXIT trap restores lru_gen/enabled) -------------------

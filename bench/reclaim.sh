@@ -16,6 +16,7 @@
 #   BENCH_WORKLOADS ("file2m:256 file2m:1024 filera:2048")  NAME:MB words
 #   BENCH_LRU ("classic mglru")  BENCH_REPS (6, the fewest pairs that can show a difference at p < 0.05)  BENCH_WARMUP (1)
 #   BENCH_TRACE_REPS (1)  BENCH_TRACE_WORKLOADS ("file2m:1024"; "" = no trace phase)
+#   BENCH_LOOK_REPS (1; the MGLRU look-around session, 0 = none)
 # Host side:
 #   BENCH_OUT       results directory (default bench/results/<date>-<commit>-reclaim);
 #                   it must be inside this repository: the box writes it
@@ -38,7 +39,7 @@ repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 2
 . "$here/lib.sh"
 
-VARS="BENCH_WORKLOADS BENCH_LRU BENCH_REPS BENCH_WARMUP BENCH_TRACE_REPS BENCH_TRACE_WORKLOADS"
+VARS="BENCH_WORKLOADS BENCH_LRU BENCH_REPS BENCH_WARMUP BENCH_TRACE_REPS BENCH_TRACE_WORKLOADS BENCH_LOOK_REPS"
 cmdline="$(for v in $VARS BENCH_MEM BENCH_KERNEL_ARGS BENCH_OUT; do
 	[ -n "${!v+x}" ] && printf '%s=%q ' "$v" "${!v}"; done)bench/reclaim.sh"
 [ $# -gt 0 ] && { echo "reclaim.sh takes no arguments (environment only)" >&2; exit 1; }
@@ -55,8 +56,9 @@ lrus=$(echo "${BENCH_LRU:-classic mglru}" | tr ',' ' ')
 twork=$(echo "${BENCH_TRACE_WORKLOADS-file2m:1024}" | tr ',' ' ')
 reps=${BENCH_REPS:-6}
 ntr=${BENCH_TRACE_REPS:-1}
-for v in reps ntr; do
-	[[ ${!v} =~ ^[0-9]+$ ]] || { echo "reclaim.sh: BENCH_REPS and BENCH_TRACE_REPS are numbers" >&2; exit 1; }
+nlook=${BENCH_LOOK_REPS:-1}
+for v in reps ntr nlook; do
+	[[ ${!v} =~ ^[0-9]+$ ]] || { echo "reclaim.sh: BENCH_REPS, BENCH_TRACE_REPS and BENCH_LOOK_REPS are numbers" >&2; exit 1; }
 done
 nlru=0
 for l in $lrus; do
@@ -85,6 +87,11 @@ for w in $workloads; do
 done
 for w in $twork; do trace=$(( trace + ntr * 4 * nlru * (8 + ${w#*:} * 43 / 1000) )); done
 [ "$ntr" -gt 0 ] && [ -n "$twork" ] && trace=$(( trace + 60 ))
+# the look session: one stock run per look rep and trace workload, MGLRU only
+if [ "$nlook" -gt 0 ] && [ -n "$twork" ] && [[ " $lrus " == *" mglru "* ]]; then
+	for w in $twork; do trace=$(( trace + nlook * (8 + ${w#*:} * 43 / 1000) )); done
+	trace=$(( trace + 60 ))
+fi
 est=$(( 90 + timed + warm + trace ))
 timeout_s=${BENCH_TIMEOUT:-$(( est * 3 ))}
 mem_mb=$(( maxmb + 3072 > 4096 ? maxmb + 3072 : 4096 ))

@@ -91,7 +91,8 @@ kind == "out" {
 }
 kind == "bt" {
 	# @ref_calls[9]: 13
-	if ($1 ~ /^@(ref|unmap)_(calls|ns|max_ns)\[/) {
+	# @look_calls[1]: 40 (lru_gen_look_around, keyed by its result)
+	if ($1 ~ /^@(ref|unmap|look)_(calls|ns|max_ns)\[/) {
 		m = $1; sub(/^@/, "", m); o = m; sub(/\[.*/, "", m); sub(/^[a-z_]*\[/, "", o); sub(/\]:$/, "", o)
 		f = m; sub(/_.*/, "", f); sub(/^[a-z]+_/, "", m)
 		md = C; sub(/^trace-/, "", md)
@@ -347,6 +348,38 @@ END {
 					" | " fmt(un / 1e9) " s | " (tb > 0 ? sprintf("%.1f%%", 100 * un / (tb * 1e9)) : "-") " | " \
 					(((s, "ref") in o9) ? sprintf("%.3f", o9[s, "ref"]) : "-") ", " (((s, "unmap") in o9) ? sprintf("%.3f", o9[s, "unmap"]) : "-") " |"
 			}
+		}
+	}
+
+	# ---- bpftrace: MGLRU's look-around inside the reference walk ----
+	lhdr = 0
+	for (i = 1; i <= ns; i++) {
+		s = order[i]
+		if (!(s in hastrace)) continue
+		for (j = 1; j <= 4; j++) {
+			c = "look-" cl[j]
+			l1 = bt[s, "look", c, 1, "calls"]; l0 = bt[s, "look", c, 0, "calls"]
+			if (l1 + l0 == 0) continue
+			if (!lhdr) {
+				print ""
+				print "## MGLRU: lru_gen_look_around() inside the reference walk " TCG
+				print ""
+				print "The kernel's own `lru_gen_look_around()`, which the replacement calls for every PTE under MGLRU " \
+					"(bpftrace kprobe + kretprobe in a session of its own, the look runs: their probes fire once per PTE, so " \
+					"their reference times are not those of the table above): calls that found the PTE young and looked at up to 64 " \
+					"neighbours (young), calls that found it old and returned at once (old), and the share of the reference " \
+					"walk's time inside them. The rest of the walk, per PTE, is what a batched MGLRU walk could save."
+				print ""
+				print "| run | config | ref calls | look-arounds young | ns/call young | look-arounds old | ns/call old | in look-around | in ref | share of ref |"
+				print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+				lhdr = 1
+			}
+			rn = 0; rc = 0
+			for (o = 0; o <= 15; o++) { rn += bt[s, "ref", c, o, "ns"]; rc += bt[s, "ref", c, o, "calls"] }
+			ln = bt[s, "look", c, 1, "ns"] + bt[s, "look", c, 0, "ns"]
+			print "| " s " | " c " | " rc " | " l1 " | " (l1 ? sprintf("%.0f", bt[s, "look", c, 1, "ns"] / l1) : "-") \
+				" | " l0 " | " (l0 ? sprintf("%.0f", bt[s, "look", c, 0, "ns"] / l0) : "-") " | " fmt(ln / 1e9) " s | " \
+				fmt(rn / 1e9) " s | " (rn > 0 ? sprintf("%.1f%%", 100 * ln / rn) : "-") " |"
 		}
 	}
 
