@@ -66,9 +66,9 @@ for l in $lrus; do
 	*) echo "reclaim.sh: BENCH_LRU: '$l' is neither classic nor mglru" >&2; exit 1 ;; esac
 done
 [ "$nlru" -gt 0 ] || { echo "reclaim.sh: BENCH_LRU is empty" >&2; exit 1; }
-# TCG cost per run (bench/unmap.sh's model, from a smoke run on a loaded
-# 2-CPU host): about 8 s + 43 ms per MB (writing and mapping the file
-# dominates).  Timed: per rep 4 configurations x LRU modes x workloads;
+# TCG cost per run, measured on an idle 2-CPU host (2026-12-03: 17 s per
+# 1 GiB run, quiescing included): about 4 s + 13 ms per MB (writing and
+# mapping the file dominates).  Timed: per rep 4 configurations x LRU modes x workloads;
 # warm-up one run per workload; trace: the same per trace rep and trace
 # workload, plus about 60 s for bpftrace to attach.
 maxmb=0 timed=0 warm=0 trace=0
@@ -81,15 +81,15 @@ for w in $workloads $twork; do
 	[ "$mb" -gt "$maxmb" ] && maxmb=$mb
 done
 for w in $workloads; do
-	per=$(( 8 + ${w#*:} * 43 / 1000 ))
+	per=$(( 4 + ${w#*:} * 13 / 1000 ))
 	timed=$(( timed + reps * 4 * nlru * per ))
 	warm=$(( warm + ${BENCH_WARMUP:-1} * per ))
 done
-for w in $twork; do trace=$(( trace + ntr * 4 * nlru * (8 + ${w#*:} * 43 / 1000) )); done
+for w in $twork; do trace=$(( trace + ntr * 4 * nlru * (4 + ${w#*:} * 13 / 1000) )); done
 [ "$ntr" -gt 0 ] && [ -n "$twork" ] && trace=$(( trace + 60 ))
 # the look session: one stock run per look rep and trace workload, MGLRU only
 if [ "$nlook" -gt 0 ] && [ -n "$twork" ] && [[ " $lrus " == *" mglru "* ]]; then
-	for w in $twork; do trace=$(( trace + nlook * (8 + ${w#*:} * 43 / 1000) )); done
+	for w in $twork; do trace=$(( trace + nlook * (4 + ${w#*:} * 13 / 1000) )); done
 	trace=$(( trace + 60 ))
 fi
 est=$(( 90 + timed + warm + trace ))
