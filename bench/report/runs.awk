@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Loaded after stats.awk by both benchmark reports (unmap.awk,
-# faultaround.awk): how they read their input and collect their warnings.
+# Loaded after stats.awk by the benchmark reports (unmap.awk,
+# faultaround.awk, reclaim.awk): how they read their input, collect their
+# warnings and, for unmap and reclaim, open the report.
 # Runs are named NAME.CONFIG.REP (scenario or benchmark, configuration,
 # rep); the input is host-meta.txt and guest-meta.txt ("key value" lines),
 # the records of bench/records.py on stdin ("-") and the runs' own files,
@@ -45,4 +46,28 @@ function warnings(   k) {
 	print "## Warnings"
 	print ""
 	for (k = 1; k <= nw; k++) print "- **WARNING** " W[k]
+}
+
+# report_head(title): the report's title, where it was measured (tcg, and
+# TCG, its italic tag for the tables' headings; accel "box": make
+# bench-box, on the machine itself, no emulator), the note (-v note=...)
+# and the command, commit and date lines
+function report_head(title) {
+	tcg = (meta["accel"] == "box") ? "measured on " meta["guest_cpu_model"] ", " meta["guest_cpus"] " CPUs" : \
+		(meta["accel"] == "kvm") ? "measured in a KVM guest, " meta["vcpus"] " vCPUs" : \
+		"measured in a QEMU TCG guest (software emulation), " (meta["guest_cpus"] != "" ? meta["guest_cpus"] : meta["vcpus"]) " vCPUs"
+	TCG = "_(" tcg ")_"
+	print "# foliotune: " title
+	print ""
+	if (meta["accel"] == "box")
+		print "**" tcg "** (machine " meta["host"] ", not an emulator: hardware figures). " \
+			"Other work on the machine adds noise: trust differences larger than the spread of the reps."
+	else
+		print "**" tcg "** (guest CPU: " meta["guest_cpu_model"] "; host: " meta["host_cpu"] ", " meta["host_cpus"] " CPUs). " \
+			"Absolute figures are emulator figures, not hardware figures; only ratios between runs of the same boot mean anything."
+	print ""
+	if (note != "") { print "> **Note:** " note; print "" }
+	print "- command: `" meta["command"] "`"
+	print "- commit: `" meta["commit"] "`"
+	print "- date: " meta["date"] " (guest: " meta["guest_date"] ")"
 }

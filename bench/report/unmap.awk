@@ -127,25 +127,7 @@ END {
 	expect["shmem128k"] = "unmap_batch_order5"; expect["shmem2m"] = "unmap_batch_order9"
 	expect["shmem2m-pte"] = "unmap_batch_order9"
 
-	# accel "box": make bench-box, on the machine itself (no emulator)
-	tcg = (meta["accel"] == "box") ? "measured on " meta["guest_cpu_model"] ", " meta["guest_cpus"] " CPUs" : \
-		(meta["accel"] == "kvm") ? "measured in a KVM guest, " meta["vcpus"] " vCPUs" : \
-		"measured in a QEMU TCG guest (software emulation), " (meta["guest_cpus"] != "" ? meta["guest_cpus"] : meta["vcpus"]) " vCPUs"
-	TCG = "_(" tcg ")_"
-
-	print "# foliotune: batched vs stock try_to_unmap_one"
-	print ""
-	if (meta["accel"] == "box")
-		print "**" tcg "** (machine " meta["host"] ", not an emulator: hardware figures). " \
-			"Other work on the machine adds noise: trust differences larger than the spread of the reps."
-	else
-		print "**" tcg "** (guest CPU: " meta["guest_cpu_model"] "; host: " meta["host_cpu"] ", " meta["host_cpus"] " CPUs). " \
-			"Absolute figures are emulator figures, not hardware figures; only ratios between runs of the same boot mean anything."
-	print ""
-	if (note != "") { print "> **Note:** " note; print "" }
-	print "- command: `" meta["command"] "`"
-	print "- commit: `" meta["commit"] "`"
-	print "- date: " meta["date"] " (guest: " meta["guest_date"] ")"
+	report_head("batched vs stock try_to_unmap_one")
 	print "- guest: kernel " meta["guest_kernel"] ", " meta["guest_cpus"] " vCPUs, MemTotal " int(meta["guest_mem_kb"] / 1024) " MiB, " \
 		"read_ahead_kb " meta["read_ahead_kb"] ", THP enabled `" meta["thp_enabled"] "`, lru_gen " meta["lru_gen"] ", swap " meta["swap"]
 	print "- parameters: BENCH_REPS=" meta["reps"] ", BENCH_SECONDS=" meta["seconds"] " (seed), BENCH_SIZE_MB=" meta["size_mb"] \
