@@ -34,10 +34,7 @@ dir=${1:?usage: reclaim-report.sh RESULTS_DIR}
 . "$(dirname "$0")/report/report.sh"
 report_raw "$dir"
 
-gate=""
-[ -r "$raw/console.log" ] &&
-	gate=$(grep -m1 -E 'BUG:|WARNING:|Oops|Bad page|lockup|rcu_.*stall|general protection' "$raw/console.log" |
-		sed 's/^\[ *[0-9.]*\] //' | tr -d '`|')
+gate=$(report_gate)
 
 shopt -s nullglob
 report_run reclaim "$dir" -v gate="$gate" -- "$raw"/*.out "$raw"/*.bt "$raw"/note.tx[t]

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Sourced by the two reports, bench/unmap-report.sh and
-# faultaround-report.sh, which differ only in their awk program and in the
+# Sourced by the reports, bench/unmap-report.sh, faultaround-report.sh and
+# reclaim-report.sh, which differ only in their awk program and in the
 # files of a run it reads.
 #
 # report_raw DIR: set raw to DIR's raw files (bench/raw.sh: raw/ or
@@ -21,6 +21,14 @@ report_raw() {
 	bench_raw "$1" || { echo "$report_me: no $1/raw or $1/raw.tar.xz" >&2; exit 2; }
 	raw=$BENCH_RAW
 	bench_ft || { echo "$report_me: cannot build userspace/foliotune (its stats command)" >&2; exit 2; }
+}
+
+# report_gate: the first kernel error line of $raw/console.log (its
+# timestamp and the characters that break a Markdown table cut), or nothing
+report_gate() {
+	[ -r "$raw/console.log" ] || return 0
+	grep -m1 -E 'BUG:|WARNING:|Oops|Bad page|lockup|rcu_.*stall|general protection' "$raw/console.log" |
+		sed 's/^\[ *[0-9.]*\] //' | tr -d '`|'
 }
 
 report_run() {
