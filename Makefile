@@ -380,7 +380,7 @@ DEBUG_ENV = FT_TEST_LOGS=$${FT_TEST_LOGS:-$(CURDIR)/build/test-logs-debug} FT_TI
 
 debug-run:
 	$(DEBUG_ENV) FT_STAGES="guest reliability gate" \
-		FT_SUITES="main unmap rel-input rel-security rel-faults rel-cycles rel-stress rel-peer rel-leaks" \
+		FT_SUITES="main reclaim unmap rel-input rel-security rel-faults rel-cycles rel-stress rel-peer rel-leaks" \
 		tests/debug-kernel/record.sh tests/run.sh
 
 debug-catches:
