@@ -8,7 +8,7 @@
 #   style    checkpatch on the kernel code
 #   guest    the test-box suites: one boot per suite, xfs scratch disk,
 #            console-log gate on every boot               tests/guest/suite.sh
-#            and the box as a user's machine              tests/box/qemu-proof.sh
+#            and the box as a user's machine              tests/own-box/qemu-proof.sh
 #   reliability  bad input, security, lockdown, wrong kernel, faults,
 #            load/unload cycles, stress-ng, mm selftests  tests/guest/reliability/
 #   gate     self-test: a module that WARNs must fail the gate
