@@ -71,6 +71,7 @@ done
 # mapping the file dominates).  Timed: per rep 4 configurations x LRU modes x workloads;
 # warm-up one run per workload; trace: the same per trace rep and trace
 # workload, plus about 60 s for bpftrace to attach.
+run_s() { echo $(( 4 + ${1#*:} * 13 / 1000 )); }	# run_s WORKLOAD:MB
 maxmb=0 timed=0 warm=0 trace=0
 for w in $workloads $twork; do
 	case $w in
@@ -81,15 +82,15 @@ for w in $workloads $twork; do
 	[ "$mb" -gt "$maxmb" ] && maxmb=$mb
 done
 for w in $workloads; do
-	per=$(( 4 + ${w#*:} * 13 / 1000 ))
+	per=$(run_s "$w")
 	timed=$(( timed + reps * 4 * nlru * per ))
 	warm=$(( warm + ${BENCH_WARMUP:-1} * per ))
 done
-for w in $twork; do trace=$(( trace + ntr * 4 * nlru * (4 + ${w#*:} * 13 / 1000) )); done
+for w in $twork; do trace=$(( trace + ntr * 4 * nlru * $(run_s "$w") )); done
 [ "$ntr" -gt 0 ] && [ -n "$twork" ] && trace=$(( trace + 60 ))
 # the look session: one stock run per look rep and trace workload, MGLRU only
 if [ "$nlook" -gt 0 ] && [ -n "$twork" ] && [[ " $lrus " == *" mglru "* ]]; then
-	for w in $twork; do trace=$(( trace + nlook * (4 + ${w#*:} * 13 / 1000) )); done
+	for w in $twork; do trace=$(( trace + nlook * $(run_s "$w") )); done
 	trace=$(( trace + 60 ))
 fi
 est=$(( 90 + timed + warm + trace ))
