@@ -155,19 +155,24 @@ foliotune.patch from 6.12.111 on.  The module compiles for 6.12.107 and
 klp-symbols.list); the binary and boot stages of `make verify-kernel` are
 what proves each build.
 
-## What it costs (measured 2026-12-01, shared 2-core host, TCG)
+## What it costs (shared 2-core host, TCG)
 
 | step | time |
 |---|---|
 | Debian 13 build root (mmdebstrap, once) | 66 s, 352 MB |
-| `verify-kernel`, first time (fetch included) | 6.12.117+deb13-amd64 398 s, 6.12.117+deb13-cloud-amd64 335 s, 6.12.117+deb12-cloud-amd64 376 s |
-| `verify-kernel`, all but the kallsyms boot cached | 6.12.117+deb12-amd64 398 s, 6.12.118+deb13-cloud-amd64 494 s |
-| `verify-kernel`, everything cached | 6.12.118+deb13-amd64 463 s |
-| of which: fetch / source / binary / module build / smoke boot | 64-114 s / 1 s / 4-10 s / 30-80 s / 181-375 s |
+| 2026-12-01: `verify-kernel`, first time (fetch included) | 6.12.117+deb13-amd64 398 s, 6.12.117+deb13-cloud-amd64 335 s, 6.12.117+deb12-cloud-amd64 376 s |
+| 2026-12-01: `verify-kernel`, all but the kallsyms boot cached | 6.12.117+deb12-amd64 398 s, 6.12.118+deb13-cloud-amd64 494 s |
+| 2026-12-01: `verify-kernel`, everything cached | 6.12.118+deb13-amd64 463 s |
+| 2026-12-01, of which: fetch / source / binary / module build / smoke boot | 64-114 s / 1 s / 4-10 s / 30-80 s / 181-375 s |
+| 2026-12-03: fetch alone (`fetch.sh REL image headers source`, one build ahead, mostly during the previous smoke boot) | 23-129 s per build (18 builds, 6.12.107 to 6.12.116) |
+| 2026-12-03: `verify-kernel`, fetch cached, kallsyms boot included | 16 builds of 6.12.107 to 6.12.116: 228-347 s (median 260 s); 6.12.107+deb13-amd64 347 s, 6.12.116+deb13-amd64 228 s |
+| 2026-12-03, of which: source / kallsyms boot / binary / module build / smoke boot | 0-2 s / 10-38 s / 1-5 s / 12-37 s / 203-319 s |
 | a build refused by the source check | the source download (1-4 min), then 1 s |
 | one build in the cache | 130-280 MB (image, headers, modules.dep, vmlinux, kallsyms); a source 0.6 MB |
 
-Ranges are from a shared host with other test boxes running.  The smoke
+Ranges are from a shared host: on 2026-12-01 with other test boxes
+running, on 2026-12-03 one box at a time beside another helper's host
+tests (the next build's fetch ran during each smoke boot).  The smoke
 boot dominates; `make check-kernels` costs the module build plus the smoke
 boot per build.  `make check` runs it (its "kernels" stage) on the builds
 in scripts/kernels/ci-kernels other than the default, which gets the whole

@@ -145,7 +145,7 @@ if [ "${FT_VERIFY_SKIP_BOOT:-0}" = 1 ]; then
 fi
 
 stage boot
-smoke=$(tests/kernels/smoke.sh "$kver" "$ko" "$work") ||
+smoke=$(scripts/kernels/smoke.sh "$kver" "$ko" "$work") ||
 	die "the smoke suite failed in the test box (above; build/verify/$kver/)"
 passed=${smoke%% *}
 echo "smoke $passed passed" >> "$work/times.txt"

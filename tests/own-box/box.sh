@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tests/box/box.sh - shared by make check-box and make bench-box, which run
+# tests/own-box/box.sh - shared by make check-box and make bench-box, which run
 # the test-box suites and benchmarks on the machine itself (docs/own-box.md).
 #
 # Settings (environment):
