@@ -118,7 +118,7 @@
 	X(referenced_nobatch_off, "large-folio PTEs done singly: referenced_batch=0") \
 	X(referenced_nobatch_small, "order-0 folio PTEs (nothing to batch)") \
 	X(referenced_nobatch_hugetlb, "hugetlb PTEs (never batched)")	\
-	X(referenced_nobatch_lru_gen, "large-folio PTEs done singly: MGLRU on (lru_gen_look_around per PTE)") \
+	X(referenced_nobatch_lru_gen, "large-folio PTEs done singly: MGLRU on, the mm has MMU notifiers") \
 	X(referenced_nobatch_mlock, "large-folio PTEs in VM_LOCKED VMAs (skipped untested, as stock)") \
 	X(referenced_nobatch_partial, "run of one PTE: neighbour absent, other folio or boundary") \
 	X(referenced_batch_order0, "large-folio runs of 1 PTE")	\
@@ -132,7 +132,8 @@
 	X(referenced_batch_order8, "batches of 256-511 PTEs")		\
 	X(referenced_batch_order9, "batches of 512 PTEs")		\
 	X(referenced_pmds, "PMD mappings tested (one entry: nothing to batch)") \
-	X(referenced_young_ptes, "PTEs found young (accessed bit; alone, also a secondary MMU's report)")
+	X(referenced_young_ptes, "PTEs found young (accessed bit; alone, also a secondary MMU's report)") \
+	X(referenced_lru_gen_batches, "of referenced_batches: MGLRU runs (lru_gen_look_around at their young PTEs)")
 
 #define FOLIOTUNE_COUNTER_ENUM(name, ...)	FT_##name,
 enum foliotune_counter {

@@ -19,18 +19,27 @@
  * page_vma_mapped_walk() step instead of nr, and one "referenced" decision.
  * pra->mapcount, pra->referenced and pra->vm_flags come out as stock leaves
  * them: the per-call local "referenced" is only ever tested for zero, and
- * mapcount drops by one per PTE either way.  MGLRU (lru_gen_enabled()) keeps
- * the stock lru_gen_look_around() per PTE.
+ * mapcount drops by one per PTE either way.
+ *
+ * MGLRU (lru_gen_enabled()) batches the same runs differently: stock calls
+ * lru_gen_look_around() on every PTE, and on an old one (of an mm without
+ * MMU notifiers) that call only finds the accessed bit clear and returns
+ * false.  A run calls it at exactly the PTEs found young when the walk gets
+ * to them, in order, so the look-arounds (their neighbours, generations,
+ * Bloom filter feedback and answers) are stock's; an mm with MMU notifiers
+ * stays per PTE, as stock asks the secondary MMU about each.
  *
  * Counters (include/foliotune.h).  Per iteration of the walk that gets past
  * the exiting-mm check, or takes the VM_LOCKED "ptes++" branch:
  *   referenced_calls          +1 per call
  *   referenced_batches        +1 per run with nr >= 2;
  *                             referenced_batched_ptes += nr
+ *   referenced_lru_gen_batches +1 per such run walked for MGLRU
  *   referenced_single_ptes    +1 per PTE tested alone (or skipped as
  *                             mlocked), plus exactly one
  *                             referenced_nobatch_<reason>, first match of:
- *                             mlock, hugetlb, small, off, lru_gen, partial
+ *                             mlock, hugetlb, small, off, lru_gen (MGLRU
+ *                             and MMU notifiers), partial
  *   referenced_batch_order<k> +1 per run of a large non-hugetlb folio,
  *                             k = ilog2(nr)
  *   referenced_pmds           +1 per PMD mapping tested (nothing to batch)
@@ -47,9 +56,11 @@
  *                              <= 512 * referenced_batches
  *   (5) referenced_young_ptes <= referenced_batched_ptes
  *       + referenced_single_ptes - referenced_nobatch_mlock
- *   (6) while referenced_batch=0: referenced_batches, _batched_ptes and
- *       order1..9 do not move, and referenced_nobatch_off moves only then
- *       (the knob is read once per call).
+ *   (6) while referenced_batch=0: referenced_batches, _batched_ptes,
+ *       _lru_gen_batches and order1..9 do not move, and
+ *       referenced_nobatch_off moves only then (the knob is read once per
+ *       call).
+ *   (7) referenced_lru_gen_batches <= referenced_batches
  */
 
 /* The includes of mm/rmap.c that the copied code needs, in its order. */
@@ -91,9 +102,11 @@ static inline bool ft_lru_gen_enabled(void)
 
 /*
  * foliotune: how many PTEs, starting at pvmw->pte, this iteration tests.
- * 1 selects the stock code; then *@why names the counter to bump.  A run
- * stays inside one page table, the VMA, the walk's range for this folio
- * (so page_vma_mapped_walk() may go on from its last PTE) and the folio
+ * 1 selects the stock code; then *@why names the counter to bump.  Above
+ * 1, *@why names the walk: FT_referenced_batches (classic LRU) or
+ * FT_referenced_lru_gen_batches (MGLRU).  A run stays inside one page
+ * table, the VMA, the walk's range for this folio (so
+ * page_vma_mapped_walk() may go on from its last PTE) and the folio
  * (folio_pte_batch()).  Dirty, soft-dirty, writable and accessed may differ
  * within a run; nothing else about a PTE matters to the young test.
  */
@@ -105,6 +118,8 @@ static unsigned int ft_referenced_pte_batch(struct folio *folio,
 	struct vm_area_struct *vma = pvmw->vma;
 	unsigned long addr = pvmw->address;
 	unsigned long end_addr, max_nr;
+	bool lru_gen;
+	unsigned int nr;
 	pte_t pte;
 
 	if (!pvmw->pte) {
@@ -123,8 +138,9 @@ static unsigned int ft_referenced_pte_batch(struct folio *folio,
 		*why = FT_referenced_nobatch_off;
 		return 1;
 	}
-	/* MGLRU looks around each young PTE: kept per PTE in this version. */
-	if (ft_lru_gen_enabled()) {
+	/* MGLRU asks a secondary MMU about every PTE: stock's calls, then. */
+	lru_gen = ft_lru_gen_enabled();
+	if (lru_gen && mm_has_notifiers(vma->vm_mm)) {
 		*why = FT_referenced_nobatch_lru_gen;
 		return 1;
 	}
@@ -141,9 +157,13 @@ static unsigned int ft_referenced_pte_batch(struct folio *folio,
 		       folio_pfn(folio) + folio_nr_pages(folio) - pte_pfn(pte));
 	if (max_nr < 2)
 		return 1;
-	return folio_pte_batch(folio, addr, pvmw->pte, pte, max_nr,
-			       FPB_IGNORE_DIRTY | FPB_IGNORE_SOFT_DIRTY,
-			       NULL, NULL, NULL);
+	nr = folio_pte_batch(folio, addr, pvmw->pte, pte, max_nr,
+			     FPB_IGNORE_DIRTY | FPB_IGNORE_SOFT_DIRTY,
+			     NULL, NULL, NULL);
+	if (nr > 1)
+		*why = lru_gen ? FT_referenced_lru_gen_batches :
+				 FT_referenced_batches;
+	return nr;
 }
 
 /*
@@ -170,6 +190,52 @@ static unsigned int ft_clear_flush_young_ptes_notify(struct vm_area_struct *vma,
 	return n;
 }
 
+/*
+ * foliotune: MGLRU's branch (lru_gen_look_around() per PTE) for a run of
+ * @nr PTEs at pvmw->pte, of an mm without MMU notifiers: the look-around at
+ * each PTE that is young when the walk gets to it, in order (a look-around
+ * clears its neighbours' accessed bits, this folio's later PTEs included).
+ * On an old PTE stock's call would find the bit clear and return false.
+ * pvmw comes back as it went in.  Returns the calls that returned true
+ * (PTEs found young); *@young is whether the run counts as referenced.
+ */
+static unsigned int ft_look_around_ptes(struct page_vma_mapped_walk *pvmw,
+					unsigned int nr, bool *young)
+{
+	pte_t *ptep = pvmw->pte;
+	unsigned long addr = pvmw->address;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < nr; i++) {
+		if (!pte_young(ptep_get(ptep + i)))
+			continue;
+		pvmw->pte = ptep + i;
+		pvmw->address = addr + i * PAGE_SIZE;
+		if (lru_gen_look_around(pvmw))
+			n++;
+	}
+	pvmw->pte = ptep;
+	pvmw->address = addr;
+	*young = n > 0;
+	return n;
+}
+
+/*
+ * foliotune: the accessed-bit test of a run of @nr PTEs at pvmw->pte, by the
+ * walk ft_referenced_pte_batch() named in @walk.  Returns the PTEs found
+ * young; *@young is whether the run counts as referenced.
+ */
+static unsigned int ft_referenced_young_ptes(struct page_vma_mapped_walk *pvmw,
+					     unsigned int nr,
+					     enum foliotune_counter walk,
+					     bool *young)
+{
+	if (walk == FT_referenced_lru_gen_batches)
+		return ft_look_around_ptes(pvmw, nr, young);
+	return ft_clear_flush_young_ptes_notify(pvmw->vma, pvmw->address,
+						pvmw->pte, nr, young);
+}
+
 /* foliotune: counters for one iteration (see the top). */
 static void ft_referenced_account(unsigned int nr, enum foliotune_counter why,
 				  unsigned int young)
@@ -185,6 +251,8 @@ static void ft_referenced_account(unsigned int nr, enum foliotune_counter why,
 		ft_add(FT_referenced_young_ptes, young);
 	if (nr > 1) {
 		ft_count(FT_referenced_batches);
+		if (why == FT_referenced_lru_gen_batches)
+			ft_count(why);
 		ft_add(FT_referenced_batched_ptes, nr);
 		ft_count(FT_referenced_batch_order0 + min(ilog2(nr), 9));
 		return;

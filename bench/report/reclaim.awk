@@ -46,7 +46,11 @@ function premise(s, c, t,   l, m) {
 	# lru_gen, partial)
 	if (!knob(c, "r") && cnt[s, c, t, "referenced_nobatch_off"] + 0 == 0) m = m "; referenced_nobatch_off 0"
 	if (knob(c, "r") && l == "classic" && cnt[s, c, t, "referenced_batches"] + 0 == 0) m = m "; referenced_batches 0"
-	if (knob(c, "r") && l == "mglru") {
+	# a module with the batched MGLRU walk counts its runs in
+	# referenced_lru_gen_batches; an older one kept MGLRU per PTE
+	if (knob(c, "r") && l == "mglru" && ((s, c, t, "referenced_lru_gen_batches") in cnt)) {
+		if (cnt[s, c, t, "referenced_lru_gen_batches"] + 0 == 0) m = m "; referenced_lru_gen_batches 0"
+	} else if (knob(c, "r") && l == "mglru") {
 		if (cnt[s, c, t, "referenced_nobatch_lru_gen"] + 0 == 0) m = m "; referenced_nobatch_lru_gen 0"
 		if (cnt[s, c, t, "referenced_batches"] + 0 != 0) m = m "; referenced_batches " cnt[s, c, t, "referenced_batches"] " under MGLRU"
 	}
@@ -66,7 +70,10 @@ kind == "meta" { metaline(); next }
 kind == "rec" {
 	split($0, fld, "\t")
 	if (!addrun(fld[1])) next
-	if (fld[2] == "counter" && fld[3] == "foliotune") { cnt[S, C, T, fld[4]] = fld[5]; hasmod[S, C, T] = 1 }
+	if (fld[2] == "counter" && fld[3] == "foliotune") {
+		cnt[S, C, T, fld[4]] = fld[5]; hasmod[S, C, T] = 1
+		if (fld[4] == "referenced_lru_gen_batches") lrugen_walk = 1
+	}
 	else if (fld[2] == "exit_code") val[S, C, T, "exit"] = fld[3]
 	else if (fld[2] == "wall_seconds") val[S, C, T, "wall"] = fld[3]
 	else if (fld[2] == "command" && !(wl_of(S) in wcmd)) wcmd[wl_of(S)] = fld[3]
@@ -240,8 +247,11 @@ END {
 	print ""
 	print "What each configuration must show (premise, checked per run; a miss is a warning above and FAIL in the tables): " \
 		"stock and unmap test large-folio PTEs one by one for the knob (referenced_nobatch_off > 0) in either LRU mode; refs and both " \
+		(lrugen_walk ? "batch reference checks under the classic LRU (referenced_batches > 0) and under MGLRU, whose runs call the " \
+		"look-around at their young PTEs (referenced_lru_gen_batches > 0); " : \
 		"batch reference checks under the classic LRU (referenced_batches > 0) and not under MGLRU, which keeps the per-PTE look-around " \
-		"(referenced_nobatch_lru_gen > 0, referenced_batches 0); unmap and both batch the unmap (unmap_batches > 0), stock and refs " \
+		"(referenced_nobatch_lru_gen > 0, referenced_batches 0); ") \
+		"unmap and both batch the unmap (unmap_batches > 0), stock and refs " \
 		"do not (unmap_nobatch_off > 0); lru_gen/enabled read 0x0000 (classic) or not (MGLRU) before and after every run. " \
 		"ref o9 / unmap o9: referenced_batch_order9 / unmap_batch_order9 (runs of 512 PTEs)."
 	print ""

@@ -10,7 +10,9 @@
 # activate (A) per folio.  With the classic LRU it runs without foliotune
 # (stock), with referenced_batch=0 and =1: all three must decide alike, as
 # stock's rules say, and the counters must show which path ran.  Under
-# MGLRU the per-PTE path is kept (referenced_nobatch_lru_gen).  Last,
+# MGLRU (without its page-table walk, so that accessed bits reach eviction)
+# the same for the "all" reclaim: stock's decisions, the look-around called
+# from batched runs (referenced_lru_gen_batches).  Last,
 # ft_integrity's file cases under memcg reclaim while unmap_batch and
 # referenced_batch flip at random: data intact, both modes of both knobs
 # seen, counter identities hold.
@@ -23,7 +25,7 @@ ra=$FT_RA
 integ=("$FT_REPO/tests/progs/ft_integrity" -d "$FT_XFS" -b "$ra" -s 8 -r memcg -U flip
 	-c file-thp-shared-clean -c file-pte2m -c file-mprotect-middle -c file-fork-shared)
 n_integ=$("${integ[@]}" -P 2>/dev/null || echo 0)
-plan $((46 + n_integ))
+plan $((56 + n_integ))
 
 # Expected stock decisions, in referenced.py's order (none start middle end
 # run2 all procs2 procs1 split2 split1 mlock pmd_none pmd_young).  One
@@ -131,14 +133,41 @@ check "referenced: 2*batches <= batched_ptes <= 512*batches" \
 	test $((2 * $(c referenced_batches))) -le "$(c referenced_batched_ptes)" -a \
 	"$(c referenced_batched_ptes)" -le $((512 * $(c referenced_batches)))
 
-# ---- MGLRU: the stock per-PTE path, named
-echo y > "$lrugen"
-check "referenced: MGLRU on" sh -c "[ \"\$(cat $lrugen)\" != 0x0000 ]"
-run mglru all
-check "referenced: mglru: ran ($r)" test -n "$(field decisions "$r")"
-check "referenced: mglru: large-folio PTEs tested per PTE (nobatch_lru_gen)" \
-	test "$(field referenced_nobatch_lru_gen "$r")" -gt 0
-check_eq "referenced: mglru: no batch" 0 "$(field referenced_batches "$r")"
+# ---- MGLRU: the look-around at each young PTE of a run, as stock calls it
+# lru_gen core only (0x0001): no page-table walk ages the test folios, so
+# the accessed bits reach eviction and the reference walk's look-arounds
+# harvest them (clearing their neighbours', other folios' included): the
+# "all" folio stays mapped only if its run's young PTEs were looked at.
+echo 0x0001 > "$lrugen"
+check_eq "referenced: MGLRU on, without its page-table walk" 0x0001 "$(cat "$lrugen")"
+ft_unload
+run "mglru stock" all
+mstock=$(field decisions "$r")
+check "referenced: mglru: stock: ran ($r)" test -n "$mstock"
+check "referenced: mglru: stock: the all-young folio stays mapped (look-around premise: $mstock)" \
+	test -n "$mstock" -a "${mstock:5:1}" != R
+check "referenced: mglru: load foliotune" ft_load
+for v in 0 1; do
+	echo $v > "$FT_DEBUGFS/referenced_batch"
+	run "mglru batch=$v" all
+	d=$(field decisions "$r")
+	check "referenced: mglru: batch=$v: decisions $d are stock's ($mstock)" \
+		test -n "$mstock" -a "$d" = "$mstock"
+	check "referenced: mglru: batch=$v: young PTEs found ($(field referenced_young_ptes "$r"))" \
+		test "$(field referenced_young_ptes "$r")" -gt 0
+	check_eq "referenced: mglru: batch=$v: no MMU-notifier PTEs done singly" 0 \
+		"$(field referenced_nobatch_lru_gen "$r")"
+	if [ $v = 0 ]; then
+		check_eq "referenced: mglru: batch=0: no MGLRU run" 0 "$(field referenced_lru_gen_batches "$r")"
+	else
+		check "referenced: mglru: batch=1: runs walked for MGLRU (lru_gen_batches)" \
+			test "$(field referenced_lru_gen_batches "$r")" -gt 0
+		check_eq "referenced: mglru: batch=1: every run an MGLRU run" \
+			"$(field referenced_batches "$r")" "$(field referenced_lru_gen_batches "$r")"
+	fi
+done
+check "referenced: lru_gen_batches <= batches" \
+	test "$(c referenced_lru_gen_batches)" -le "$(c referenced_batches)"
 echo n > "$lrugen"
 
 # ---- integrity under memcg reclaim, both knobs flipping

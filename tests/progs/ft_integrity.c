@@ -856,16 +856,18 @@ static int helpers_finish(struct ctx *c)
 /* ---- premise: what reclaim did in try_to_unmap_one --------------------- */
 
 #define FT_VMSTAT_PATH "/sys/kernel/debug/" FOLIOTUNE_DEBUGFS_DIR "/" FOLIOTUNE_VMSTAT_FILE
-#define CBIT(x) (1ULL << (FT_##x))
+/* A set of counters: bit FT_x for counter x. */
+typedef unsigned __int128 ctr_mask;
+#define CBIT(x) ((ctr_mask)1 << (FT_##x))
 
 static const char *const ctr_name[FT_NR_COUNTERS] = {
 	FOLIOTUNE_COUNTERS(FOLIOTUNE_NAME_STRING)
 };
 
-_Static_assert(FT_NR_COUNTERS <= 64, "counter masks are 64-bit");
+_Static_assert(FT_NR_COUNTERS <= 128, "counter masks are 128-bit");
 
 /* Counters that only batching moves. */
-static const uint64_t batch_ctrs = CBIT(unmap_batches) | CBIT(unmap_batched_ptes) |
+static const ctr_mask batch_ctrs = CBIT(unmap_batches) | CBIT(unmap_batched_ptes) |
 	CBIT(unmap_batch_order1) | CBIT(unmap_batch_order2) | CBIT(unmap_batch_order3) |
 	CBIT(unmap_batch_order4) | CBIT(unmap_batch_order5) | CBIT(unmap_batch_order6) |
 	CBIT(unmap_batch_order7) | CBIT(unmap_batch_order8) | CBIT(unmap_batch_order9);
@@ -918,38 +920,38 @@ static int premise_start(struct ctx *c)
 }
 
 /* Names and deltas of the counters in @mask that moved, for messages. */
-static void fmt_moved(char *buf, size_t n, const long long *d, uint64_t mask)
+static void fmt_moved(char *buf, size_t n, const long long *d, ctr_mask mask)
 {
 	size_t len = 0;
 	int i;
 
 	buf[0] = '\0';
 	for (i = 0; i < FT_NR_COUNTERS && len < n; i++)
-		if ((mask & (1ULL << i)) && d[i])
+		if ((mask & ((ctr_mask)1 << i)) && d[i])
 			len += (size_t)snprintf(buf + len, n - len, "%s%s %+lld", len ? ", " : "",
 						ctr_name[i], d[i]);
 	if (!len)
 		snprintf(buf, n, "none");
 }
 
-static void fmt_names(char *buf, size_t n, uint64_t mask)
+static void fmt_names(char *buf, size_t n, ctr_mask mask)
 {
 	size_t len = 0;
 	int i;
 
 	buf[0] = '\0';
 	for (i = 0; i < FT_NR_COUNTERS && len < n; i++)
-		if (mask & (1ULL << i))
+		if (mask & ((ctr_mask)1 << i))
 			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? " " : "",
 						ctr_name[i]);
 }
 
-static bool any_moved(const long long *d, uint64_t mask)
+static bool any_moved(const long long *d, ctr_mask mask)
 {
 	int i;
 
 	for (i = 0; i < FT_NR_COUNTERS; i++)
-		if ((mask & (1ULL << i)) && d[i])
+		if ((mask & ((ctr_mask)1 << i)) && d[i])
 			return true;
 	return false;
 }
@@ -970,7 +972,7 @@ static int case_basic(struct ctx *c);
  * done one by one for the "off" reason (or were order 0 after a split).
  */
 struct expect {
-	uint64_t any;
+	ctr_mask any;
 	bool batch, none;
 	int order;
 	const char *what;
@@ -1059,7 +1061,7 @@ static int premise_check(struct ctx *c, long before, long after, long pmd_kb, lo
 	char moved[512], want[256];
 	struct ctrs c1;
 	struct expect e;
-	uint64_t any;
+	ctr_mask any;
 	int i;
 
 	tap_diag("reclaim: %ld PTEs cleared (pagemap), RSS %+ld kB, %ld kB PMD-mapped before [%s]",
