@@ -35,6 +35,18 @@ rm module/verified/6.12.99+deb13-amd64.h
 echo '/* an input */' >> "module/verified/$(cat scripts/kernels/default-kver).h"
 check "lanes: ... the default build's header changes it" test "$($L hash mutants)" != "$h0"
 git checkout -q module/verified
+echo '# not an input' >> tests/guest/reliability/input.sh
+check_eq "lanes: a reliability suite, which no mutant boots, leaves it" "$h0" "$($L hash mutants)"
+git checkout -q tests/guest/reliability
+# Every guest test a mutant names is an input: a change to it changes the hash.
+missing=
+for t in $(for m in tests/mutants/*.patch; do sed -n '/^diff /q; s/^Tests: *//p' "$m"; done |
+	tr ' ' '\n' | sort -u); do
+	echo '# an input' >> "$t"
+	[ "$($L hash mutants)" != "$h0" ] || missing+=" $t"
+	git checkout -q -- "$t"
+done
+check_eq "lanes: every guest test a mutant's Tests: names is an input" "" "$missing"
 
 base=$(git rev-parse --short HEAD)
 printf '| 2026-01-01 00:00 | %s | inputs %s | 1 caught, 0 missed | 1 min | k |\n' "$base" "$h0" >> docs/mutants.md
