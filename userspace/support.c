@@ -4,15 +4,24 @@
  * check (scripts/kernels/support.sh says the same for make and the docs),
  * the module's own (module/build_check.c): the release and the version
  * string must both be those of a build in module/verified/, whose table
- * userspace/Makefile compiles in.
+ * userspace/Makefile compiles in, or of the header make verify-kernel
+ * wrote on this machine for the kernel it runs (FT_LOCAL_VERIFIED_DIR,
+ * read when asked: a kernel verified after this CLI was built counts).
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "foliotune.h"
 #include "output.h"
+#include "path.h"
 #include "support.h"
 #include "sysinfo.h"
+
+/* make verify-kernel's headers for the machine's own kernels (docs/own-box.md) */
+#define FT_LOCAL_VERIFIED_DIR "/var/lib/foliotune/verified"
 
 static const struct {
 	const char *release, *version;
@@ -40,9 +49,68 @@ static void ft_verified_list(char *buf, size_t len)
 		ft_msg(buf, len, "none");
 }
 
+/* The string after "#define NAME" in a header, up to its closing quote. */
+static bool ft_header_string(const char *h, const char *name, char *buf, size_t len)
+{
+	const char *p = h, *q, *e;
+	size_t n = strlen(name);
+
+	while ((p = strstr(p, "#define "))) {
+		p += 8;
+		if (strncmp(p, name, n) || !strchr(" \t", p[n]))
+			continue;
+		q = strchr(p + n, '"');
+		e = q ? strchr(q + 1, '"') : NULL;
+		if (!e)
+			return false;
+		ft_msg(buf, len, "%.*s", (int)(e - q - 1), q + 1);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * This machine's own header for rel: 0 and its version and FT_VERIFIED_BY,
+ * or -1 (none).
+ */
+static int ft_local_header(const char *rel, char *ver, size_t vlen, char *by, size_t blen,
+			   char *path, size_t plen)
+{
+	char *h;
+	int ret = -1;
+
+	if (ft_path(path, plen, "%s/%s.h", FT_LOCAL_VERIFIED_DIR, rel) ||
+	    ft_read_file(path, &h, NULL))
+		return -1;
+	if (ft_header_string(h, "FT_VERIFIED_VERSION", ver, vlen)) {
+		if (!ft_header_string(h, "FT_VERIFIED_BY", by, blen))
+			ft_msg(by, blen, "(no machine named)");
+		ret = 0;
+	}
+	free(h);
+	return ret;
+}
+
+void ft_support_where(const char *rel, const char *ver, char *buf, size_t len)
+{
+	char v[512], by[512], path[FT_PATH_MAX];
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; ft_verified[i].release; i++)
+		if (!strcmp(rel, ft_verified[i].release)) {
+			if (!strcmp(ver, ft_verified[i].version))
+				ft_msg(buf, len, "in the tree (module/verified/%s.h)", rel);
+			return;
+		}
+	if (!ft_local_header(rel, v, sizeof(v), by, sizeof(by), path, sizeof(path)) &&
+	    !strcmp(ver, v))
+		ft_msg(buf, len, "locally %s (%s%s.h)", by, FT_LOCAL_VERIFIED_DIR "/", rel);
+}
+
 bool ft_support_check(const char *rel, const char *ver, char *why, size_t len)
 {
-	char list[FT_MSG_MAX];
+	char list[FT_MSG_MAX], v[512], by[512], path[FT_PATH_MAX];
 	size_t i;
 
 	why[0] = '\0';
@@ -61,8 +129,15 @@ bool ft_support_check(const char *rel, const char *ver, char *why, size_t len)
 		       rel, ft_verified[i].version, rel);
 		return false;
 	}
+	if (!ft_local_header(rel, v, sizeof(v), by, sizeof(by), path, sizeof(path))) {
+		if (!strcmp(ver, v))
+			return true;
+		ft_msg(why, len, "%s was verified on version '%s', not this one; verify this build again: sudo FT_TEST_BOX=1 make verify-kernel (docs/own-box.md)",
+		       path, v);
+		return false;
+	}
 	if (!strncmp(rel, "6.12.", 5) && strstr(rel, "+deb1") && strstr(rel, "-amd64"))
-		ft_msg(why, len, "this build is not verified; verify it: make verify-kernel KVER=%s (docs/kernels.md), or boot a verified build: %s",
+		ft_msg(why, len, "this build is not verified; verify it: make verify-kernel KVER=%s (docs/kernels.md; on a test box that runs it: sudo FT_TEST_BOX=1 make verify-kernel, docs/own-box.md), or boot a verified build: %s",
 		       rel, list);
 	else
 		ft_msg(why, len, "%s serves Debian 6.12 builds; boot a verified one: %s",

@@ -4,8 +4,11 @@
 # support.sh [RELEASE VERSION] - does foliotune support this kernel?  The
 # one support check, the module's own (module/build_check.c): the release
 # (`uname -r`) and the version string (`uname -v`, /proc/sys/kernel/version)
-# must both be those of a module/verified/ header.  Default: the running
-# kernel.  The CLI compiles the same table in (userspace/Makefile); make
+# must both be those of a module/verified/ header, or of the header make
+# verify-kernel wrote on this machine for the kernel it runs
+# ($FT_STATE_DIR/verified/, default /var/lib/foliotune; docs/own-box.md),
+# which the line says ("verified locally on HOST ... at TIME").  Default:
+# the running kernel.  The CLI compiles the same table in (userspace/Makefile); make
 # asks this script on a machine that runs the build it makes.
 #
 # One line: on standard output and exit 0 when supported; else on standard
@@ -43,9 +46,16 @@ if [ -r "$h" ]; then
 	[ "$ver" = "$want" ] && { echo "foliotune supports $rel ($ver): module/verified/$rel.h"; exit 0; }
 	no "module/verified/$rel.h was verified on version '$want', not this one; verify this build: make verify-kernel KVER=$rel (docs/kernels.md)"
 fi
+h=${FT_STATE_DIR:-/var/lib/foliotune}/verified/$rel.h
+if [ -r "$h" ]; then
+	want=$(header_version "$h")
+	by=$(sed -n 's/^#define FT_VERIFIED_BY[[:space:]]*"\(.*\)"$/\1/p' "$h")
+	[ "$ver" = "$want" ] && { echo "foliotune supports $rel ($ver): verified locally ${by:-(no machine named)}, $h"; exit 0; }
+	no "$h was verified on version '$want', not this one; verify this build again: sudo FT_TEST_BOX=1 make verify-kernel (docs/own-box.md)"
+fi
 case "$rel" in
 6.12.*+deb1[23]*-amd64)
-	no "this build is not verified; verify it: make verify-kernel KVER=$rel (docs/kernels.md), or boot a verified build: ${verified// /, }" ;;
+	no "this build is not verified; verify it: make verify-kernel KVER=$rel (docs/kernels.md; on a test box that runs it: sudo FT_TEST_BOX=1 make verify-kernel, docs/own-box.md), or boot a verified build: ${verified// /, }" ;;
 *)
 	no "foliotune serves Debian 6.12 builds; boot a verified one: ${verified// /, }" ;;
 esac
