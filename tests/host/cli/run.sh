@@ -212,7 +212,8 @@ mk_root() {
 	echo 65536 >"$d/fault_around_bytes"
 	echo 0 >"$d/fault_around_mkold"
 	# the auto-tuner knobs are "not provided" by this fake module
-	printf 'release %s\nversion %s\n' "$KVER" "$KVERSION" >"$d/build"
+	printf 'release %s\nversion %s\nsource linux-source-6.12 1\nverified %s\n' "$KVER" "$KVERSION" \
+		"locally on box1 (machine-id sha256 0123456789abcdef) at 2026-12-03 13:00 UTC" >"$d/build"
 	cp "$FIX/module_vmstat.before" "$d/vmstat"
 }
 
@@ -430,7 +431,24 @@ echo 6.12.999+deb13-amd64 >"$U/proc/sys/kernel/osrelease"
 ft -V
 expect "-V: a Debian 6.12 build not verified: verify it, or boot a verified one, exit 2" 2 \
 	"^running kernel: 6.12.999+deb13-amd64 .*: not supported$" \
-	"this build is not verified; verify it: make verify-kernel KVER=6.12.999+deb13-amd64 (docs/kernels.md), or boot a verified build: .*$KVER"
+	"this build is not verified; verify it: make verify-kernel KVER=6.12.999+deb13-amd64 (docs/kernels.md; on a test box that runs it: sudo FT_TEST_BOX=1 make verify-kernel, docs/own-box.md), or boot a verified build: .*$KVER"
+# the same build, verified on this machine (make verify-kernel's local header)
+mkdir -p "$U/var/lib/foliotune/verified"
+{
+	echo '#define FT_VERIFIED_RELEASE	"6.12.999+deb13-amd64"'
+	printf '#define FT_VERIFIED_VERSION\t\\\n\t"%s"\n' "$KVERSION"
+	echo '#define FT_VERIFIED_BY	"on box1 (machine-id sha256 0123456789abcdef) at 2026-12-03 13:00 UTC"'
+} >"$U/var/lib/foliotune/verified/6.12.999+deb13-amd64.h"
+ft status
+expect "status: a build verified on this machine: supported, says by which machine and when, exit 0" 0 \
+	"^supported:        yes" \
+	"^verified:         locally on box1 (machine-id sha256 0123456789abcdef) at 2026-12-03 13:00 UTC (/var/lib/foliotune/verified/6.12.999+deb13-amd64.h)$"
+echo "#1 SMP another build" >"$U/proc/sys/kernel/version"
+ft status
+expect "status: this machine's header of another version: not supported, verify again, exit 2" 2 \
+	"^supported:        no: .*6.12.999+deb13-amd64.h was verified on version '.*', not this one; verify this build again: sudo FT_TEST_BOX=1 make verify-kernel"
+echo "$KVERSION" >"$U/proc/sys/kernel/version"
+rm -r "$U/var/lib/foliotune"
 ft stat
 expect "stat: a build not verified: no 'load' hint, the next step" 2 \
 	"not loaded and cannot be: .*make verify-kernel KVER=6.12.999+deb13-amd64"
