@@ -312,7 +312,7 @@ modules-all:
 check-kernels: cli progs tools
 	@fail=0; for k in $(FT_KERNELS); do \
 		$(MAKE) --no-print-directory KVER=$$k kernel-module >/dev/null || { echo "not ok - kernels: $$k: module build"; fail=1; continue; }; \
-		if r=$$(tests/kernels/smoke.sh $$k $(BUILD)/modules/$$k/foliotune.ko $(BUILD)/smoke/$$k); then \
+		if r=$$(scripts/kernels/smoke.sh $$k $(BUILD)/modules/$$k/foliotune.ko $(BUILD)/smoke/$$k); then \
 			echo "ok - kernels: $$k: smoke suite, $$r"; else echo "not ok - kernels: $$k: smoke suite"; fail=1; fi; \
 	done; exit $$fail
 
@@ -475,30 +475,30 @@ uninstall:
 # The suites and benchmarks on the machine itself (docs/own-box.md).  They
 # reclaim memory, livepatch the kernel and poison pages: they refuse to
 # start without FT_TEST_BOX=1, and on a machine where they cannot run,
-# before building or changing anything.  Settings: see tests/box/box.sh.
+# before building or changing anything.  Settings: see tests/own-box/box.sh.
 # The refusal is one line, before make builds anything.
 BOX_GOAL := $(firstword $(filter check-box bench-box,$(MAKECMDGOALS)))
 ifneq ($(BOX_GOAL),)
 BOX_REFUSAL := $(shell FT_TEST_BOX='$(FT_TEST_BOX)' KVER='$(KVER)' FT_BOX_ZRAM='$(FT_BOX_ZRAM)' \
 	FT_BOX_SCRATCH='$(FT_BOX_SCRATCH)' FT_BOX_ROOT='$(FT_BOX_ROOT)' FT_BOX_UID='$(FT_BOX_UID)' \
-	tests/box/preflight.sh $(BOX_GOAL:-box=) 2>&1 >/dev/null)
+	tests/own-box/preflight.sh $(BOX_GOAL:-box=) 2>&1 >/dev/null)
 ifneq ($(BOX_REFUSAL),)
 $(error $(BOX_REFUSAL))
 endif
 endif
 
-# The QEMU test box as a user's own machine (tests/box/qemu-proof.sh):
+# The QEMU test box as a user's own machine (tests/own-box/qemu-proof.sh):
 # make install, foliotune load, check-box and bench-box from a clean copy
 # of the tree, the module compiled inside the emulator.  A lane of its own
 # (30-55 min under TCG), like the debug kernel's: not part of make check.
 check-box-proof: all
-	@out=$$(tests/box/qemu-proof.sh); rc=$$?; printf '%s\n' "$$out"; \
+	@out=$$(tests/own-box/qemu-proof.sh); rc=$$?; printf '%s\n' "$$out"; \
 	echo "$$(printf '%s\n' "$$out" | grep -c '^ok - ') passed, $$(printf '%s\n' "$$out" | grep -c '^not ok - ') failed"; \
 	exit $$rc
 
 check-box:
 	$(MAKE) all
-	tests/box/check.sh
+	tests/own-box/check.sh
 
 bench-box:
 	$(MAKE) module cli progs

@@ -8,11 +8,11 @@
 # bench/results/<date>-<commit>-box[-faultaround|-reclaim]/results.md (+ raw/),
 # labelled with this machine's CPU model.  The box itself (preflight, setup,
 # teardown) is the harness's, shared with make check-box.  Settings:
-# tests/box/box.sh, and
+# tests/own-box/box.sh, and
 #   FT_BOX_BENCH   benchmarks to run (default "unmap faultaround reclaim")
 #   BENCH_OUT      results directory (one benchmark only)
 set -u
-. "$(dirname "$0")/../tests/box/box.sh"
+. "$(dirname "$0")/../tests/own-box/box.sh"
 box_preflight bench
 cd "$FT_BOX_REPO" || exit 2
 . "$FT_BOX_REPO/bench/lib.sh"

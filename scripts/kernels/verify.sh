@@ -39,7 +39,7 @@
 #   build    module built against a candidate header (make verify-module)
 #   boot     tree: the module loads in the test box and tests/guest/smoke.sh
 #            passes with a clean console; local: the same suite on this
-#            machine (tests/box/box.sh: scratch xfs on a loop device), and
+#            machine (tests/own-box/box.sh: scratch xfs on a loop device), and
 #            the console gate on its kernel log
 #
 # Timings: build/verify/KVER/times.txt.  FT_VERIFY_SKIP_BOOT=1 stops after
@@ -118,7 +118,7 @@ if [ "$vmode" = local ]; then
 	awk '$3 == "_text" { found = 1; exit $1 ~ /^0+$/ } END { exit !found }' "$root/proc/kallsyms" 2>/dev/null ||
 		die "$root/proc/kallsyms shows no addresses (kptr_restrict or not root): run as root with kernel.kptr_restrict < 2"
 	# what make check-box needs of the machine too (lockdown, swap, ...)
-	(FT_BOX_ROOT=$root FT_BOX_UID=${FT_VERIFY_UID:-} && . tests/box/box.sh && box_preflight verify) || exit 1
+	(FT_BOX_ROOT=$root FT_BOX_UID=${FT_VERIFY_UID:-} && . tests/own-box/box.sh && box_preflight verify) || exit 1
 fi
 
 rm -rf "$work"
@@ -222,11 +222,11 @@ fi
 
 stage boot
 if [ "$vmode" = local ]; then
-	passed=$(tests/box/smoke.sh "$ko" "$work") ||
+	passed=$(tests/own-box/smoke.sh "$ko" "$work") ||
 		die "the smoke suite failed on this machine (build/verify/$kver/smoke.tap, dmesg.txt): foliotune does not work on this build as it is; report it with those files"
 	passed=${passed%% *}
 else
-	smoke=$(tests/kernels/smoke.sh "$kver" "$ko" "$work") ||
+	smoke=$(scripts/kernels/smoke.sh "$kver" "$ko" "$work") ||
 		die "the smoke suite failed in the test box (above; build/verify/$kver/)"
 	passed=${smoke%% *}
 fi

@@ -3,7 +3,7 @@
 #
 # The harness rule (docs/testing.md, "The harness"): the test box's boot
 # (tests/vm/), the guest helpers (tests/lib.sh, tests/plan.sh), the
-# workload programs (tests/progs/) and the own-box setup (tests/box/box.sh)
+# workload programs (tests/progs/) and the own-box setup (tests/own-box/box.sh)
 # are the harness; bench/ uses it, and nothing under tests/ uses bench/.
 #   1. no code under tests/ (scripts, Makefiles, C, Python, awk; not
 #      comments, docs or fixtures) names a path under bench/, except the
@@ -22,10 +22,10 @@ tests/host/test-bench-reports.sh	runs the reports on committed results and fixtu
 tests/host/test-plot.sh	runs plot.sh on committed results and fixtures
 tests/host/test-harness.sh	this test
 tests/host/test-box.sh	checks that make bench-box runs bench/box.sh
-tests/box/qemu-proof-guest.sh	proves make bench-box in the box, reads its record with records.py
+tests/own-box/qemu-proof-guest.sh	proves make bench-box in the box, reads its record with records.py
 tests/lanes.sh	names bench/ files as lane inputs, runs none
 '
-harness='tests/vm/ tests/lib.sh tests/plan.sh tests/progs/ tests/box/box.sh'
+harness='tests/vm/ tests/lib.sh tests/plan.sh tests/progs/ tests/own-box/box.sh'
 
 # code_lines DIR: "file:line:text" of the code files under DIR, comments out.
 code_lines() {

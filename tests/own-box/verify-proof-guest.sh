@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# verify-proof-guest.sh TREE.tar - inside the test box (tests/box/
+# verify-proof-guest.sh TREE.tar - inside the test box (tests/own-box/
 # verify-proof.sh): the box runs a build the tree has a header for; a clean
 # copy of the tree without that header plays a tree that never verified
 # it.  The box's root is a tmpfs overlay, so /boot and /var/lib/foliotune

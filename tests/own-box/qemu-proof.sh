@@ -5,7 +5,7 @@
 # view: inside it, from a clean copy of the tree (tracked files as they are
 # now, no build/), make install, foliotune load from another directory,
 # a CI-sized make check-box, a short make bench-box, then make uninstall;
-# every step checked (tests/box/qemu-proof-guest.sh).  One boot; the module
+# every step checked (tests/own-box/qemu-proof-guest.sh).  One boot; the module
 # is compiled inside the emulator (about 20 min of the run under TCG).
 # Result lines on stdout; exit status 0 iff all passed.
 #   FT_PROOF_TESTS   the main-suite tests check-box runs (default below)
@@ -23,7 +23,7 @@ git archive --prefix=ft/ -o "$tree" "${rev:-HEAD}" || exit 2
 rundir_file=$logs/rundir-box-proof
 tests/vm/vmrun.sh -k "$KVER" -q -t "${FT_PROOF_TIMEOUT:-5400}" -l "$logs/console-box-proof.log" \
 	-R "$rundir_file" -e "FT_PROOF_TESTS=${FT_PROOF_TESTS:-test-lifecycle test-knobs test-cli}" \
-	-s tests/box/qemu-proof-guest.sh "$tree" > "$logs/box-proof.out" 2>&1
+	-s tests/own-box/qemu-proof-guest.sh "$tree" > "$logs/box-proof.out" 2>&1
 rc=$?
 rundir=$(cat "$rundir_file" 2>/dev/null)
 [ -f "$rundir/results.tap" ] && cp "$rundir/results.tap" "$logs/box-proof.tap" &&

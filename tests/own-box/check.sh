@@ -3,7 +3,7 @@
 #
 # check.sh - make check-box: the test-box suites (tests/guest/suite.sh:
 # main, unmap) on this machine, with a scratch xfs on a loop device, then
-# the console gate on the kernel log of the run.  Settings: tests/box/box.sh,
+# the console gate on the kernel log of the run.  Settings: tests/own-box/box.sh,
 # and
 #   FT_BOX_SUITES   suites to run (default "main unmap")
 #   FT_BOX_TESTS    the main suite's tests, e.g. "test-knobs test-cli"

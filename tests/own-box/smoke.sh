@@ -4,8 +4,8 @@
 # smoke.sh KO OUTDIR - the smoke suite (tests/guest/smoke.sh) on this
 # machine against the module KO: make verify-kernel's boot stage when it
 # verifies the running kernel (scripts/kernels/verify.sh, local mode), as
-# tests/kernels/smoke.sh is in the QEMU test box.  The machine must pass
-# box_preflight (tests/box/box.sh: FT_TEST_BOX=1, root, no lockdown, swap
+# scripts/kernels/smoke.sh is in the QEMU test box.  The machine must pass
+# box_preflight (tests/own-box/box.sh: FT_TEST_BOX=1, root, no lockdown, swap
 # or FT_BOX_ZRAM=1, ...).  A scratch xfs on a loop device, as make
 # check-box; the console gate on the kernel log of the run.  Writes
 # OUTDIR/smoke.tap, smoke.out and dmesg.txt; exit 0 only if something

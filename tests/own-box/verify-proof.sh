@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # verify-proof.sh - make verify-kernel on the running kernel, proved in the
-# QEMU test box as a user's own box (tests/box/verify-proof-guest.sh): from
+# QEMU test box as a user's own box (tests/own-box/verify-proof-guest.sh): from
 # a clean copy of the tree without the header of the kernel the box runs,
 # verify it there (no QEMU inside, the source from the cache), then build
 # with the local header, load, status, the refusal line of a wrong build,
@@ -21,7 +21,7 @@ rev=$(git stash create 2>/dev/null)
 git archive --prefix=ft/ -o "$tree" "${rev:-HEAD}" || exit 2
 rundir_file=$logs/rundir-verify-proof
 tests/vm/vmrun.sh -k "$KVER" -q -t "${FT_PROOF_TIMEOUT:-5400}" -l "$logs/console-verify-proof.log" \
-	-R "$rundir_file" -s tests/box/verify-proof-guest.sh "$tree" > "$logs/verify-proof.out" 2>&1
+	-R "$rundir_file" -s tests/own-box/verify-proof-guest.sh "$tree" > "$logs/verify-proof.out" 2>&1
 rc=$?
 rundir=$(cat "$rundir_file" 2>/dev/null)
 [ -f "$rundir/results.tap" ] && cp "$rundir/results.tap" "$logs/verify-proof.tap" &&
