@@ -21,10 +21,11 @@
 # the kernel cache and the worktree at their own paths but not this
 # machine's /lib/modules (in the QEMU test box the link leads into the
 # cache).
-# (Given on the command line, RUNNING and RUNNING_VERSION play another
-# machine: tests/host/test-kernels-refuse.sh.)
+# (Given on the command line, RUNNING, RUNNING_VERSION and LIB_MODULES play
+# another machine: tests/host/test-kernels-refuse.sh.)
 RUNNING := $(shell uname -r)
 RUNNING_VERSION := $(shell uname -v)
+LIB_MODULES := /lib/modules
 DEFAULT_KVER := $(shell cat scripts/kernels/default-kver)
 KVER ?= $(if $(and $(filter 6.12.%,$(RUNNING)),$(findstring +deb1,$(RUNNING))),$(RUNNING),$(DEFAULT_KVER))
 FT_CACHE ?= /var/cache/foliotune
@@ -33,8 +34,8 @@ FT_CACHE ?= /var/cache/foliotune
 ifneq ($(origin KDIR),command line)
 KDIR := $(FT_CACHE)/kernels/$(KVER)/headers/usr/src/linux-headers-$(KVER)
 ifeq ($(KVER),$(RUNNING))
-ifneq ($(wildcard /lib/modules/$(KVER)/build/Makefile),)
-KDIR := $(realpath /lib/modules/$(KVER)/build)
+ifneq ($(wildcard $(LIB_MODULES)/$(KVER)/build/Makefile),)
+KDIR := $(realpath $(LIB_MODULES)/$(KVER)/build)
 endif
 endif
 endif
