@@ -66,14 +66,16 @@ DEBUG_KALLSYMS_DEP := $(DEBUG_DIR)/vmlinuz
 KCOPY_KSRC := $(or $(FT_DEBUG_KSRC),$(FT_CACHE)/linux-source-6.12)
 endif
 KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
+# where make verify-kernel writes this machine's own headers (below)
+FT_STATE_DIR ?= /var/lib/foliotune
 
-# The one support check (scripts/kernels/support.sh: release and version
-# string, as the module and the CLI check them): on the machine that runs
-# KVER, make builds and installs nothing for a build it refuses, and says
-# why and what to do next, in one line.
+# The one support check, the CLI's (foliotune support, which support.sh
+# builds and asks: release and version string, as the module checks them):
+# on the machine that runs KVER, make builds and installs nothing for a
+# build it refuses, and says why and what to do next, in one line.
 ifeq ($(KVER),$(RUNNING))
 ifneq ($(filter all module install test-modules kernel-module check-box bench-box,$(or $(MAKECMDGOALS),all)),)
-SUPPORT_REFUSAL := $(shell scripts/kernels/support.sh '$(RUNNING)' '$(RUNNING_VERSION)' 2>&1 >/dev/null)
+SUPPORT_REFUSAL := $(shell FT_STATE_DIR='$(FT_STATE_DIR)' scripts/kernels/support.sh '$(RUNNING)' '$(RUNNING_VERSION)' 2>&1 >/dev/null)
 ifneq ($(SUPPORT_REFUSAL),)
 $(error $(SUPPORT_REFUSAL))
 endif
@@ -102,7 +104,6 @@ endif
 # tree's module/verified/KVER.h or, on a machine that verified the kernel it
 # runs, that machine's own $(FT_STATE_DIR)/verified/KVER.h (never part of
 # the tree; docs/own-box.md).  The tree's wins.
-FT_STATE_DIR ?= /var/lib/foliotune
 VERIFIED_HEADER := $(firstword $(wildcard module/verified/$(KVER).h $(FT_STATE_DIR)/verified/$(KVER).h) \
 	module/verified/$(KVER).h)
 # A machine's own header names the package version of the source it was

@@ -18,5 +18,7 @@ bool ft_running_supported(char *why, size_t len);
  * "" if it is not.
  */
 void ft_support_where(const char *rel, const char *ver, char *buf, size_t len);
+/* foliotune support [RELEASE VERSION]: the verdict in one line */
+int ft_cmd_support(int argc, char **argv);
 
 #endif /* FT_SUPPORT_H */

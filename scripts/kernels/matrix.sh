@@ -21,9 +21,10 @@ exists for that exact release and version string.  This page is generated
 by `make kernels-doc` (scripts/kernels/matrix.sh); do not edit the table.
 
 One support check says whether a kernel is such a build, the module's own
-(release and version string): `scripts/kernels/support.sh` (the running
-kernel; or `support.sh RELEASE VERSION`) for people and `make`, and the
-CLI, which compiles the same table in (`foliotune -V`, `foliotune status`).
+(release and version string): `foliotune support` (the running kernel; or
+`foliotune support RELEASE VERSION`), which `scripts/kernels/support.sh`
+builds and runs for people and `make` in the tree, and which `foliotune -V`
+and `foliotune status` use.
 Where it fails, each prints one line with the next step (verify this
 build, or the verified builds to boot) and exits non-zero.  `make` on a
 machine that runs a Debian 6.12 kernel builds for that kernel and stops
