@@ -60,6 +60,15 @@ and only then writes `module/verified/REL.h` (release, version string,
 source package version, compiler, sizes).  Any failure prints one line
 naming what failed and leaves no header.  Commit the header.
 
+On a test box that runs the build, `sudo FT_TEST_BOX=1 make verify-kernel`
+(no `KVER`: the running kernel) does the same on the machine itself,
+without QEMU: the source package of the running build, `/boot/vmlinuz-REL`
+and `/proc/kallsyms` for the binary checks, the smoke suite on the box.
+It writes the machine's own `/var/lib/foliotune/verified/REL.h`, which
+names the machine and the time and is never committed; `FT_VERIFY_LOCAL=0`
+verifies in the QEMU box instead.  [own-box.md](own-box.md), "Verifying
+the running kernel".
+
 Debian 13 builds (`+deb13`) are compiled by Debian 13's gcc-14: on a host
 without it (bookworm), inside a trixie build root made once by mmdebstrap
 (`/var/cache/foliotune/buildroot-trixie`, scripts/kernels/buildroot.sh;
