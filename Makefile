@@ -21,10 +21,11 @@
 # the kernel cache and the worktree at their own paths but not this
 # machine's /lib/modules (in the QEMU test box the link leads into the
 # cache).
-# (Given on the command line, RUNNING and RUNNING_VERSION play another
-# machine: tests/host/test-kernels-refuse.sh.)
+# (Given on the command line, RUNNING, RUNNING_VERSION and LIB_MODULES play
+# another machine: tests/host/test-kernels-refuse.sh.)
 RUNNING := $(shell uname -r)
 RUNNING_VERSION := $(shell uname -v)
+LIB_MODULES := /lib/modules
 DEFAULT_KVER := $(shell cat scripts/kernels/default-kver)
 KVER ?= $(if $(and $(filter 6.12.%,$(RUNNING)),$(findstring +deb1,$(RUNNING))),$(RUNNING),$(DEFAULT_KVER))
 FT_CACHE ?= /var/cache/foliotune
@@ -33,8 +34,8 @@ FT_CACHE ?= /var/cache/foliotune
 ifneq ($(origin KDIR),command line)
 KDIR := $(FT_CACHE)/kernels/$(KVER)/headers/usr/src/linux-headers-$(KVER)
 ifeq ($(KVER),$(RUNNING))
-ifneq ($(wildcard /lib/modules/$(KVER)/build/Makefile),)
-KDIR := $(realpath /lib/modules/$(KVER)/build)
+ifneq ($(wildcard $(LIB_MODULES)/$(KVER)/build/Makefile),)
+KDIR := $(realpath $(LIB_MODULES)/$(KVER)/build)
 endif
 endif
 endif
@@ -65,14 +66,16 @@ DEBUG_KALLSYMS_DEP := $(DEBUG_DIR)/vmlinuz
 KCOPY_KSRC := $(or $(FT_DEBUG_KSRC),$(FT_CACHE)/linux-source-6.12)
 endif
 KALLSYMS := $(BUILD)/kallsyms-$(KVER).txt
+# where make verify-kernel writes this machine's own headers (below)
+FT_STATE_DIR ?= /var/lib/foliotune
 
-# The one support check (scripts/kernels/support.sh: release and version
-# string, as the module and the CLI check them): on the machine that runs
-# KVER, make builds and installs nothing for a build it refuses, and says
-# why and what to do next, in one line.
+# The one support check, the CLI's (foliotune support, which support.sh
+# builds and asks: release and version string, as the module checks them):
+# on the machine that runs KVER, make builds and installs nothing for a
+# build it refuses, and says why and what to do next, in one line.
 ifeq ($(KVER),$(RUNNING))
 ifneq ($(filter all module install test-modules kernel-module check-box bench-box,$(or $(MAKECMDGOALS),all)),)
-SUPPORT_REFUSAL := $(shell scripts/kernels/support.sh '$(RUNNING)' '$(RUNNING_VERSION)' 2>&1 >/dev/null)
+SUPPORT_REFUSAL := $(shell FT_STATE_DIR='$(FT_STATE_DIR)' scripts/kernels/support.sh '$(RUNNING)' '$(RUNNING_VERSION)' 2>&1 >/dev/null)
 ifneq ($(SUPPORT_REFUSAL),)
 $(error $(SUPPORT_REFUSAL))
 endif
@@ -97,10 +100,21 @@ $(KDIR)/Makefile:
 endif
 
 # A build is refused until `make verify-kernel` has proved foliotune's copies
-# and its binary layout on it (scripts/kernels/verify.sh).
+# and its binary layout on it (scripts/kernels/verify.sh): its header is the
+# tree's module/verified/KVER.h or, on a machine that verified the kernel it
+# runs, that machine's own $(FT_STATE_DIR)/verified/KVER.h (never part of
+# the tree; docs/own-box.md).  The tree's wins.
+VERIFIED_HEADER := $(firstword $(wildcard module/verified/$(KVER).h $(FT_STATE_DIR)/verified/$(KVER).h) \
+	module/verified/$(KVER).h)
+# A machine's own header names the package version of the source it was
+# verified with: the copies are made from that one, not the registry's
+# current one (fetch.sh).
+ifeq ($(filter module/%,$(VERIFIED_HEADER)),)
+export FT_SOURCE_VERSION := $(shell sed -n 's/^\#define FT_VERIFIED_SOURCE.*linux-source-6.12 \(.*\)"$$/\1/p' $(VERIFIED_HEADER))
+endif
 module/verified/$(KVER).h:
 	$(if $(findstring -rt-,$(KVER)),$(error foliotune refuses $(KVER): PREEMPT_RT kernels are not supported (the per-CPU fault-around record assumes preemption is off under the page-table lock)))
-	$(error foliotune is not verified on $(KVER): run `make verify-kernel KVER=$(KVER)` (docs/kernels.md))
+	$(error foliotune is not verified on $(KVER): run `make verify-kernel KVER=$(KVER)` (docs/kernels.md; on a test box that runs it: sudo FT_TEST_BOX=1 make verify-kernel, docs/own-box.md))
 
 # Non-exported vmlinux symbols are reached through livepatch relocations
 # (never function pointers: Debian 6.12 has IBT).  module/klp-symbols.list
@@ -121,9 +135,10 @@ KLP_SYMVERS := $(BUILD)/klp-$(KVER).symvers
 KLP_CONVERT := scripts/klp-convert
 
 # On a machine that runs KVER itself (a verified build: `uname -r` has a
-# module/verified/ header) the table is its own /proc/kallsyms, which shows
-# addresses to root only; anywhere else the test box boots KVER to dump it.
-ifeq ($(and $(filter $(KVER),$(shell uname -r)),$(wildcard module/verified/$(KVER).h)),)
+# verified header, the tree's or the machine's own) the table is its own
+# /proc/kallsyms, which shows addresses to root only; anywhere else the test
+# box boots KVER to dump it.
+ifeq ($(and $(filter $(KVER),$(shell uname -r)),$(wildcard $(VERIFIED_HEADER))),)
 $(KALLSYMS): tests/vm/init tests/vm/mkinitramfs.sh $(DEBUG_KALLSYMS_DEP)
 	mkdir -p $(BUILD)
 	$(VMRUN) -q -- 'cat /proc/kallsyms > $@.tmp'
@@ -183,8 +198,13 @@ kcopy-refresh:
 	python3 scripts/kernels/kcopy.py --refresh $(CURDIR) $(KCOPY)
 	@$(MAKE) --no-print-directory kcopy
 
-module: module/verified/$(KVER).h $(KDIR)/Makefile $(KLP_SYMVERS) $(KCOPY)/patch
-	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(CURDIR)/module FT_KCOPY=$(KCOPY) KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) modules
+# (a machine's own header is copied into build/ first: kbuild may run in the
+# build root, which does not see /var/lib)
+LOCAL_HEADER := $(if $(filter module/%,$(VERIFIED_HEADER)),,$(BUILD)/verified-$(KVER).h)
+module: $(VERIFIED_HEADER) $(KDIR)/Makefile $(KLP_SYMVERS) $(KCOPY)/patch
+	$(if $(LOCAL_HEADER),mkdir -p $(BUILD) && { cmp -s $(VERIFIED_HEADER) $(LOCAL_HEADER) || cp $(VERIFIED_HEADER) $(LOCAL_HEADER); })
+	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(CURDIR)/module FT_KCOPY=$(KCOPY) KBUILD_EXTRA_SYMBOLS=$(KLP_SYMVERS) \
+		$(if $(LOCAL_HEADER),FT_VERIFIED_HEADER=$(LOCAL_HEADER)) modules
 	@$(call klp_convert,module/foliotune.ko)
 
 # The CLI names the build it serves (FOLIOTUNE_KVER); exported so that the
@@ -224,6 +244,7 @@ define build_module_copy
 	mkdir -p $(1)
 	cp module/*.c module/*.h module/Kbuild $(1)/
 	cp -r module/verified module/kcopy $(KCOPY)/kcopy-gen $(1)/
+	$(if $(filter module/%,$(VERIFIED_HEADER)),,cp $(VERIFIED_HEADER) $(1)/verified/)
 	cp $(KLP_LIST) $(1)/
 	$(if $(3),patch -s -p2 -F0 --no-backup-if-mismatch -d $(1) < $(3))
 	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(1) FT_INCLUDE=$(CURDIR)/include \
@@ -251,7 +272,7 @@ check-mutants: all
 	-$(MAKE) -k --no-print-directory $(addprefix mutant-,$(MUTANTS))
 	FT_MUTANTS_RECORD=1 tests/mutants/run.sh $(MUTANTS)
 
-mutant-%: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS) $(KCOPY)/patch
+mutant-%: $(KDIR)/Makefile $(VERIFIED_HEADER) $(KLP_SYMVERS) $(KCOPY)/patch
 	@test -r tests/mutants/$*.patch || { echo "no tests/mutants/$*.patch"; exit 1; }
 	if grep -q '^+++ b/userspace/' tests/mutants/$*.patch; then \
 		rm -rf $(BUILD)/mutants/$* && mkdir -p $(BUILD)/mutants/$*/userspace && \
@@ -519,7 +540,8 @@ help:
 	@echo '  make install / uninstall   module, CLI, man page (DESTDIR, PREFIX); root'
 	@echo '  FT_TEST_BOX=1 make check-box / bench-box   the suites / benchmarks on this machine (root; docs/own-box.md)'
 	@echo '  make check-box-proof  install, check-box, bench-box inside the QEMU box from a clean copy (30-55 min TCG)'
-	@echo '  make verify-kernel [KVER=...]  prove foliotune on a kernel build, write module/verified/KVER.h (docs/kernels.md)'
+	@echo '  make verify-kernel [KVER=...]  prove foliotune on a kernel build, write module/verified/KVER.h (docs/kernels.md);'
+	@echo '                        for the running kernel on a test box (FT_TEST_BOX=1, root): on the box itself, into /var/lib/foliotune (docs/own-box.md)'
 	@echo '  make modules-all [FT_KERNELS=...]  foliotune.ko for every verified build, into build/modules/KVER/'
 	@echo '  make check-kernels [FT_KERNELS=...]  the smoke suite in the test box on every verified build'
 	@echo '  make kernels-doc      regenerate docs/kernels.md (the kernel matrix)'

@@ -9,6 +9,11 @@
  * same release, same version string (which carries the Debian package
  * version and build date).  The sizes of the replaced functions are checked
  * separately once their addresses are known (livepatch.c).
+ *
+ * A build is verified either in the tree (module/verified/REL.h) or on the
+ * machine that runs it (make verify-kernel there writes
+ * /var/lib/foliotune/verified/REL.h, which defines FT_VERIFIED_BY: the
+ * machine and the time); the refusal line and debugfs "build" say which.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -38,6 +43,12 @@ static const char ft_expected_version[] = FT_VERIFIED_VERSION;
 #endif
 static const char ft_expected_release[] = FT_VERIFIED_RELEASE;
 
+#ifdef FT_VERIFIED_BY
+#define FT_VERIFIED_WHERE "locally " FT_VERIFIED_BY
+#else
+#define FT_VERIFIED_WHERE "in the tree"
+#endif
+
 int foliotune_check_kernel_build(void)
 {
 	const struct new_utsname *uts = init_utsname();
@@ -49,9 +60,10 @@ int foliotune_check_kernel_build(void)
 	}
 	if (strcmp(uts->release, ft_expected_release) ||
 	    strcmp(uts->version, ft_expected_version)) {
-		pr_err("unsupported kernel build: expected %s %s, found %s %s; verify it with make verify-kernel KVER=%s and build for it\n",
+		pr_err("unsupported kernel build: expected %s %s (verified %s), found %s %s; verify it with make verify-kernel KVER=%s and build for it\n",
 		       ft_expected_release, ft_expected_version,
-		       uts->release, uts->version, uts->release);
+		       FT_VERIFIED_WHERE, uts->release, uts->version,
+		       uts->release);
 		return -ENOEXEC;
 	}
 	return 0;
@@ -60,9 +72,9 @@ int foliotune_check_kernel_build(void)
 /* debugfs "build": the build this module was made and verified for. */
 static int ft_build_show(struct seq_file *m, void *unused)
 {
-	seq_printf(m, "release %s\nversion %s\nsource %s\n",
+	seq_printf(m, "release %s\nversion %s\nsource %s\nverified %s\n",
 		   ft_expected_release, ft_expected_version,
-		   FT_VERIFIED_SOURCE);
+		   FT_VERIFIED_SOURCE, FT_VERIFIED_WHERE);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ft_build);

@@ -10,8 +10,9 @@
 # compiler (gcc-14) from a cached trixie build root when the host has none
 # (scripts/kernels/kbuild-run.sh, buildroot.sh).
 #
-# On a test box that runs a verified build (module/verified/$(uname -r).h)
-# and is not building for another one, only what building and running
+# On a test box that runs a verified build (module/verified/$(uname -r).h,
+# or the box's own header from make verify-kernel, /var/lib/foliotune/
+# verified/$(uname -r).h) and is not building for another one, only what building and running
 # foliotune there needs: the running kernel's headers from Debian's
 # registry, the compiler they name, the tools the suites use.  No QEMU, no
 # kernel cache, never another kernel.
@@ -22,6 +23,7 @@ repo=$(cd "$here/.." && pwd)
 running=$(uname -r)
 on_box=0
 [ "$kver" = "$running" ] && [ -f "$repo/module/verified/$running.h" ] && on_box=1
+[ "$kver" = "$running" ] && [ -f "${FT_STATE_DIR:-/var/lib/foliotune}/verified/$running.h" ] && on_box=1
 if [ "$on_box" = 1 ]; then
 	pkgs=(
 		build-essential libelf-dev pkg-config bc kmod xz-utils zstd

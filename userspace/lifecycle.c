@@ -53,14 +53,15 @@ static void ft_copy_value(char *dst, size_t len, const char *src)
 /*
  * The module's "build" file: "release <uname -r>" and "version <kernel
  * version>" lines (also "key=value" or "key: value"); bare lines are taken
- * as release, then version.
+ * as release, then version.  "verified <where>": in the tree, or locally on
+ * which machine and when (a module older than that line: none).
  */
 int ft_parse_build(const char *content, struct ft_build *b)
 {
 	const char *line = content;
 	int bare = 0;
 
-	b->release[0] = b->version[0] = '\0';
+	b->release[0] = b->version[0] = b->verified[0] = '\0';
 	while (*line) {
 		const char *eol = strchr(line, '\n');
 		char buf[1024], *v;
@@ -85,6 +86,8 @@ int ft_parse_build(const char *content, struct ft_build *b)
 			for (v = buf + 8; *v && strchr(" \t=:", *v); v++)
 				;
 			ft_copy_value(b->version, sizeof(b->version), v);
+		} else if (!strncmp(buf, "verified ", 9)) {
+			ft_copy_value(b->verified, sizeof(b->verified), buf + 9);
 		} else if (bare == 0 && !strchr(buf, ' ')) {
 			ft_copy_value(b->release, sizeof(b->release), buf);
 			bare++;

@@ -8,6 +8,7 @@
 struct ft_build {
 	char release[256];
 	char version[512];
+	char verified[512];	/* "in the tree", "locally on HOST ... at TIME", or "" */
 };
 int ft_parse_build(const char *content, struct ft_build *b);
 int ft_cmd_load(int argc, char **argv);

@@ -18,6 +18,7 @@
 #include "output.h"
 #include "record.h"
 #include "status.h"
+#include "support.h"
 
 struct ft_command {
 	const char *name;
@@ -28,6 +29,7 @@ static int ft_cmd_help(int argc, char **argv);
 
 static const struct ft_command ft_commands[] = {
 	{ "status", ft_cmd_status },
+	{ "support", ft_cmd_support },
 	{ "load", ft_cmd_load },
 	{ "unload", ft_cmd_unload },
 	{ "get", ft_cmd_get },

@@ -36,6 +36,15 @@ static const struct ft_help ft_helps[] = {
 	  "the module is loaded, the livepatch state and patched functions, every knob\n"
 	  "and the auto-tuner's state.  Exits 2 on a locked-down kernel.\n",
 	  NULL, false },
+	{ "support", "[RELEASE VERSION]",
+	  "does foliotune support this kernel? one line,\n"
+	  "with the next step when it does not",
+	  "Check the running kernel (or the build RELEASE VERSION, as uname -r and\n"
+	  "uname -v print them) as the module does: its release and version string must\n"
+	  "be those of a build verified in the source tree, or on this machine by\n"
+	  "make verify-kernel.  Prints where it was verified and exits 0, or prints\n"
+	  "why not and the next step on standard error and exits 2.\n",
+	  NULL, false },
 	{ "load", "[-t SECONDS] [PATH]",
 	  "load the module and wait for the livepatch\n"
 	  "transition",

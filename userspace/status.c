@@ -47,6 +47,7 @@ struct ft_status {
 	struct ft_build expect;
 	bool expect_from_module, supported;
 	char why[FT_MSG_MAX];		/* unsupported: why, and the next step */
+	char verified[FT_MSG_MAX];	/* in the tree or locally (which machine, when); "" unknown */
 	bool loaded;
 	char initstate[32];
 	bool lp_registered;
@@ -208,11 +209,15 @@ static void ft_status_collect(struct ft_status *st)
 			       "the loaded module was verified against %s%s%s",
 			       st->expect.release, st->expect.version[0] ? " " : "",
 			       st->expect.version);
+		ft_msg(st->verified, sizeof(st->verified), "%s", st->expect.verified);
 	} else {
 		snprintf(st->expect.release, sizeof(st->expect.release), "%s", FOLIOTUNE_KVER);
 		st->expect.version[0] = '\0';
 		st->supported = ft_support_check(st->release, st->version, st->why,
 						 sizeof(st->why));
+		if (st->supported)
+			ft_support_where(st->release, st->version, st->verified,
+					 sizeof(st->verified));
 	}
 	/* not "try load": loading cannot help on this kernel */
 	if (!st->debugfs_ok && !st->loaded && !st->supported)
@@ -269,6 +274,10 @@ static void ft_status_json(const struct ft_status *st)
 	else
 		jsonw_null_field(jw, "version");
 	jsonw_string_field(jw, "source", st->expect_from_module ? "module" : "cli");
+	if (st->verified[0])
+		jsonw_string_field(jw, "verified", st->verified);
+	else
+		jsonw_null_field(jw, "verified");
 	jsonw_end_object(jw);
 
 	jsonw_name(jw, "module");
@@ -380,6 +389,8 @@ static void ft_status_text(const struct ft_status *st)
 		       st->expect.release);
 	else
 		printf("supported:        no: %s\n", st->why);
+	if (st->verified[0])
+		printf("verified:         %s\n", st->verified);
 	if (st->lockdown[0] && strcmp(st->lockdown, "none"))
 		printf("lockdown:         %s (unsigned modules refused, debugfs restricted)\n",
 		       st->lockdown);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * support.h - the support check: a module/verified/ build (support.c).
+ * support.h - the support check: a module/verified/ build, or one verified
+ * on this machine (support.c).
  */
 #ifndef FT_SUPPORT_H
 #define FT_SUPPORT_H
@@ -11,5 +12,13 @@
 /* Release and version of a verified build?  If not, why, and what to do. */
 bool ft_support_check(const char *rel, const char *ver, char *why, size_t len);
 bool ft_running_supported(char *why, size_t len);
+/*
+ * Where a supported build was verified: "in the tree (module/verified/REL.h)"
+ * or "locally on HOST (...) at TIME (/var/lib/foliotune/verified/REL.h)";
+ * "" if it is not.
+ */
+void ft_support_where(const char *rel, const char *ver, char *buf, size_t len);
+/* foliotune support [RELEASE VERSION]: the verdict in one line */
+int ft_cmd_support(int argc, char **argv);
 
 #endif /* FT_SUPPORT_H */

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""binary-check.py REPO KALLSYMS VMLINUX KSRC CONFIG - prove on one kernel
+"""binary-check.py [--kaslr] REPO KALLSYMS VMLINUX KSRC CONFIG - prove on one kernel
 build's binary what foliotune's livepatch assumes, or name what fails:
 
   * each function foliotune replaces (module/kcopy/sources.list, the
@@ -15,7 +15,9 @@ build's binary what foliotune's livepatch assumes, or name what fails:
     as often as its sympos allows.
 
 KALLSYMS must come from a boot with nokaslr, so that its addresses are the
-vmlinux's.  Prints "NAME SIZE" per replaced function (kallsyms' size: the
+vmlinux's; with --kaslr (a running machine's /proc/kallsyms) they are moved
+back by the offset of its _text from the start of the vmlinux's .text (KASLR
+moves the kernel's image as one piece: sizes do not change).  Prints "NAME SIZE" per replaced function (kallsyms' size: the
 distance to the next symbol, what the module's load-time check compares).
 """
 import re
@@ -29,8 +31,23 @@ def die(msg):
     sys.exit('binary-check: ' + msg)
 
 
+def text_start(vmlinux):
+    """The address of the vmlinux's .text section, where _text is."""
+    out = subprocess.run(['readelf', '-SW', vmlinux], capture_output=True, text=True,
+                         check=True).stdout
+    for line in out.split('\n'):
+        f = line.replace('[ ', '[').split()
+        if len(f) > 3 and f[1] == '.text':
+            return int(f[3], 16)
+    die('%s has no .text section' % vmlinux)
+
+
 def main():
-    repo, kallsyms, vmlinux, ksrc, config = sys.argv[1:6]
+    args = sys.argv[1:]
+    kaslr = args[:1] == ['--kaslr']
+    if kaslr:
+        args = args[1:]
+    repo, kallsyms, vmlinux, ksrc, config = args[:5]
     cfg = open(config).read()
     if 'CONFIG_LTO_NONE=y' not in cfg:
         die('%s is built with LTO: a call site in another file could be inlined; '
@@ -45,6 +62,10 @@ def main():
         by_name.setdefault(n, []).append(a)
     if not by_name.get('_text') or by_name['_text'][0] == 0:
         die('%s has no addresses (kptr_restrict?)' % kallsyms)
+    if kaslr:
+        off = by_name['_text'][0] - text_start(vmlinux)
+        syms = [(a - off, t, n) for a, t, n in syms]
+        by_name = {n: [a - off for a in v] for n, v in by_name.items()}
     addrs = sorted({a for a, _, _ in syms})
     nxt = {a: b for a, b in zip(addrs, addrs[1:])}
 

@@ -21,6 +21,10 @@
 #
 # fetch.sh KVER --path PART  prints where PART lives (fetched or not):
 #   kernel (the image file), modules (the modules dir), kdir, source, version
+#
+# FT_SOURCE_VERSION=VERSION names the package version instead of the
+# registry's current one (make verify-kernel on the machine that runs KVER:
+# the version its `uname -v` names).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${FT_CACHE:-/var/cache/foliotune}
@@ -38,6 +42,10 @@ esac
 # The package version of KVER's image (e.g. 6.12.118-1), from the cache when
 # the image is there, else from the registry's lists.
 pkg_version() {
+	if [ -n "${FT_SOURCE_VERSION:-}" ]; then
+		echo "$FT_SOURCE_VERSION"
+		return
+	fi
 	if [ -s "$kdir/image/.version" ]; then
 		cat "$kdir/image/.version"
 		return

@@ -21,9 +21,10 @@ exists for that exact release and version string.  This page is generated
 by `make kernels-doc` (scripts/kernels/matrix.sh); do not edit the table.
 
 One support check says whether a kernel is such a build, the module's own
-(release and version string): `scripts/kernels/support.sh` (the running
-kernel; or `support.sh RELEASE VERSION`) for people and `make`, and the
-CLI, which compiles the same table in (`foliotune -V`, `foliotune status`).
+(release and version string): `foliotune support` (the running kernel; or
+`foliotune support RELEASE VERSION`), which `scripts/kernels/support.sh`
+builds and runs for people and `make` in the tree, and which `foliotune -V`
+and `foliotune status` use.
 Where it fails, each prints one line with the next step (verify this
 build, or the verified builds to boot) and exits non-zero.  `make` on a
 machine that runs a Debian 6.12 kernel builds for that kernel and stops
@@ -58,6 +59,15 @@ installed on the host) and proves, stage by stage (scripts/kernels/verify.sh):
 and only then writes `module/verified/REL.h` (release, version string,
 source package version, compiler, sizes).  Any failure prints one line
 naming what failed and leaves no header.  Commit the header.
+
+On a test box that runs the build, `sudo FT_TEST_BOX=1 make verify-kernel`
+(no `KVER`: the running kernel) does the same on the machine itself,
+without QEMU: the source package of the running build, `/boot/vmlinuz-REL`
+and `/proc/kallsyms` for the binary checks, the smoke suite on the box.
+It writes the machine's own `/var/lib/foliotune/verified/REL.h`, which
+names the machine and the time and is never committed; `FT_VERIFY_LOCAL=0`
+verifies in the QEMU box instead.  [own-box.md](own-box.md), "Verifying
+the running kernel".
 
 Debian 13 builds (`+deb13`) are compiled by Debian 13's gcc-14: on a host
 without it (bookworm), inside a trixie build root made once by mmdebstrap

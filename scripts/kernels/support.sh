@@ -1,51 +1,30 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# support.sh [RELEASE VERSION] - does foliotune support this kernel?  The
-# one support check, the module's own (module/build_check.c): the release
-# (`uname -r`) and the version string (`uname -v`, /proc/sys/kernel/version)
-# must both be those of a module/verified/ header.  Default: the running
-# kernel.  The CLI compiles the same table in (userspace/Makefile); make
-# asks this script on a machine that runs the build it makes.
+# support.sh [RELEASE VERSION] - does foliotune support this kernel (by
+# default the running one)?  The check itself is the CLI's, the only
+# implementation (userspace/support.c: `foliotune support`, the module's
+# own check, module/build_check.c: release and version string of a
+# module/verified/ build, or of the header make verify-kernel wrote on this
+# machine, $FT_STATE_DIR/verified/, default /var/lib/foliotune).  This
+# builds the tree's CLI when it is missing or older than its sources
+# (make -C userspace; nothing is written when it is up to date: the
+# preflight of check-box asks this and must change nothing) and asks it,
+# for make, the scripts and people who have not installed foliotune yet.
 #
 # One line: on standard output and exit 0 when supported; else on standard
 # error, with the next step (verify this build, or the verified builds to
-# boot), and exit 1.
+# boot), and a non-zero exit.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-if [ $# -eq 2 ]; then
-	rel=$1 ver=$2
-elif [ $# -eq 0 ]; then
-	rel=$(uname -r) ver=$(uname -v)
-else
+if [ $# -ne 0 ] && [ $# -ne 2 ]; then
 	echo "usage: support.sh [RELEASE VERSION]" >&2
 	exit 2
 fi
-
-# header_version FILE: FT_VERIFIED_VERSION of a header (one or two lines)
-header_version() {
-	sed -n '/^#define FT_VERIFIED_VERSION/,/"/s/^[^"]*"\(.*\)"$/\1/p' "$1" | head -1
-}
-verified=$(cd "$repo/module/verified" && LC_ALL=C ls -- *.h 2>/dev/null | sed 's/\.h$//' | grep -v -- '-ftdebug$' | tr '\n' ' ')
-verified=${verified% }
-no() {
-	echo "foliotune does not support $rel ($ver): $*" >&2
-	exit 1
-}
-
-case "$rel $ver" in
-*-rt-* | *PREEMPT_RT*)
-	no "PREEMPT_RT kernels cannot be supported (the per-CPU fault-around record assumes preemption is off under the page-table lock); boot a verified build: ${verified// /, }" ;;
-esac
-h=$repo/module/verified/$rel.h
-if [ -r "$h" ]; then
-	want=$(header_version "$h")
-	[ "$ver" = "$want" ] && { echo "foliotune supports $rel ($ver): module/verified/$rel.h"; exit 0; }
-	no "module/verified/$rel.h was verified on version '$want', not this one; verify this build: make verify-kernel KVER=$rel (docs/kernels.md)"
+# (a make that runs this at parse time passes its flags, -n among them, in
+# MAKEFLAGS: the CLI is built all the same)
+if ! out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$repo/userspace" 2>&1); then
+	echo "support.sh: cannot build the CLI that checks support (make -C userspace): $(tail -1 <<< "$out")" >&2
+	exit 2
 fi
-case "$rel" in
-6.12.*+deb1[23]*-amd64)
-	no "this build is not verified; verify it: make verify-kernel KVER=$rel (docs/kernels.md), or boot a verified build: ${verified// /, }" ;;
-*)
-	no "foliotune serves Debian 6.12 builds; boot a verified one: ${verified// /, }" ;;
-esac
+exec "$repo/userspace/foliotune" support "$@"

@@ -28,7 +28,7 @@ FT_FA_NO_AUTO=1 bash "$here/suite.sh" "$here/test-knobs.sh" "$here/test-faultaro
 	"$here/test-referenced.sh"
 
 mkdir -p "$FT_XFS"
-if mount /dev/vda "$FT_XFS"; then
+if mount "$FT_SCRATCH_DEV" "$FT_XFS"; then
 	FT_CASES=${FT_SMOKE_CASES:-"file-mmap-private-clean file-ra-shared-dirty file-pte2m tmpfs-huge-unaligned"} \
 		bash "$here/unmap/suite.sh" 2>&1 | tee -a "$results"
 	umount "$FT_XFS"

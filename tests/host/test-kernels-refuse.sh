@@ -6,8 +6,10 @@
 # an unverified build, a PREEMPT_RT build, a release that is no Debian 6.12
 # build (make verify-kernel), a kernel tree the trixie build root cannot
 # see (kbuild-run.sh); and make on a box (RUNNING and RUNNING_VERSION play
-# one) whose kernel the support check (scripts/kernels/support.sh) refuses,
-# while a build host keeps building for the default.  The load-time
+# one) whose kernel the support check (foliotune support, through
+# scripts/kernels/support.sh) refuses, while a build host keeps building
+# for the default; a box whose headers link leads into the kernel cache
+# builds against the resolved tree.  The load-time
 # refusals are proved in the
 # test box (tests/guest/test-build-check.sh, reliability/wrongkernel.sh).
 set -uo pipefail
@@ -67,6 +69,27 @@ if out=$(box "$default" "$dversion" -n KBUILD_RUN=true module 2>&1) && ! grep -q
 	echo "ok - refuse: make on a box running a verified build passes the support check"
 else
 	echo "not ok - refuse: make on a box running a verified build passes the support check # $(tail -2 <<< "$out" | tr '\n' ' ')"
+fi
+# A box whose /lib/modules/KVER/build is a link into the kernel cache (the
+# QEMU test box's): make resolves it, and the resolved tree is one kbuild
+# finds where it runs, the trixie build root included (it binds the cache
+# at its own path, not /lib/modules).  LIB_MODULES plays the box's.
+lm=$(mktemp -d)
+trap 'rm -rf "$lm"' EXIT
+hdr=$(readlink -f "${FT_CACHE:-/var/cache/foliotune}")/kernels/$default/headers/usr/src/linux-headers-$default
+mkdir -p "$lm/$default"
+ln -s "$hdr" "$lm/$default/build"
+out=$(box "$default" "$dversion" -n KBUILD_RUN=true LIB_MODULES="$lm" module 2>&1)
+if grep -q -- "^true make -C $hdr M=" <<< "$out" && ! grep -q -- "$lm" <<< "$out"; then
+	echo "ok - refuse: a box's headers link into the cache is resolved: KDIR is the cache's tree"
+else
+	echo "not ok - refuse: a box's headers link into the cache is resolved # $(grep -m1 -- ' -C ' <<< "$out")"
+fi
+if [ -d "$hdr" ] && v=$(scripts/kernels/kbuild-run.sh "$default" make -s -C "$hdr" kernelversion 2>&1) &&
+	[ "$v" = "${default%%[-+]*}" ]; then
+	echo "ok - refuse: kbuild finds the resolved tree where it runs (make kernelversion: $v)"
+else
+	echo "not ok - refuse: kbuild finds the resolved tree where it runs # ${v:-no $hdr}"
 fi
 for host in 6.1.0-57-amd64 6.12.0-a-kernel-of-its-own "$(uname -r)"; do
 	kver=$(box "$host" '#1 SMP PREEMPT_DYNAMIC Debian 6.1.158-1 (2025-11-09)' help | sed -n '1s/.*(KVER=\(.*\)):$/\1/p')

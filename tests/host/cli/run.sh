@@ -124,6 +124,25 @@ expect() {
 	ok "$name"
 }
 
+# one_line NAME RC STREAM PATTERN: exit RC, exactly one line on STREAM (out
+# or err) matching PATTERN, nothing on the other stream (foliotune support).
+one_line() {
+	if [ -n "$vgerr" ]; then
+		not_ok "$1" "$vgerr"
+		return
+	fi
+	if [ "$3" = out ]; then other=err; else other=out; fi
+	if [ "$rc" != "$2" ]; then
+		not_ok "$1" "exit $rc, want $2; stdout: $(oneline "$T/out") stderr: $(oneline "$T/err")"
+	elif [ "$(wc -l <"$T/$3")" != 1 ] || ! grep -q -e "$4" "$T/$3"; then
+		not_ok "$1" "want one line '$4' on std$3: $(oneline "$T/$3")"
+	elif [ -s "$T/$other" ]; then
+		not_ok "$1" "std$other not empty: $(oneline "$T/$other")"
+	else
+		ok "$1"
+	fi
+}
+
 # expect_not NAME PATTERN: PATTERN absent from stdout+stderr.
 expect_not() {
 	if cat "$T/out" "$T/err" | grep -q -e "$2"; then
@@ -212,7 +231,8 @@ mk_root() {
 	echo 65536 >"$d/fault_around_bytes"
 	echo 0 >"$d/fault_around_mkold"
 	# the auto-tuner knobs are "not provided" by this fake module
-	printf 'release %s\nversion %s\n' "$KVER" "$KVERSION" >"$d/build"
+	printf 'release %s\nversion %s\nsource linux-source-6.12 1\nverified %s\n' "$KVER" "$KVERSION" \
+		"locally on box1 (machine-id sha256 0123456789abcdef) at 2026-12-03 13:00 UTC" >"$d/build"
 	cp "$FIX/module_vmstat.before" "$d/vmstat"
 }
 
@@ -397,6 +417,9 @@ ft -j status
 expect "status -j: unsupported kernel, the next step, exit 2" 2 '"supported":false' \
 	'"next_step":"foliotune serves Debian 6.12 builds; boot a verified one: [^"]*'"$KVER" \
 	'"error":"the foliotune module is not loaded and cannot be: this kernel is not supported"'
+ft support
+one_line "support: a kernel that is no Debian 6.12 build: one line, the verified builds, exit 2" 2 err \
+	"^foliotune does not support 6.1.0-99-amd64 (.*): foliotune serves Debian 6.12 builds; boot a verified one: .*$KVER"
 ft --version
 golden "--version: unsupported kernel, no module, exit 2" 2 version-unsupported.txt
 ft -j -V
@@ -412,6 +435,21 @@ expect "-V: verified release, another version string: not supported, exit 2" 2 \
 ft status
 expect "status: verified release, another version string: not supported, exit 2" 2 \
 	"^supported:        no: $KVER was verified on version"
+ft support
+one_line "support: verified release, another version string: one line, verify on this box, exit 2" 2 err \
+	"^foliotune does not support $KVER (#1 SMP PREEMPT_DYNAMIC Debian 6.12.999-1 (a rebuild)): $KVER was verified on version '$KVERSION_RE', not this one; verify this build: make verify-kernel KVER=$KVER (docs/kernels.md; on a test box that runs it: sudo FT_TEST_BOX=1 make verify-kernel, docs/own-box.md)$"
+ft -j support
+expect "support -j: another version string, the next step, exit 2" 2 \
+	'"supported":false,"verified":null,"next_step":"'"$KVER"' was verified on version'
+ft support "$KVER" "$KVERSION"
+one_line "support RELEASE VERSION: a build verified in the tree, one line, exit 0" 0 out \
+	"^foliotune supports $KVER ($KVERSION_RE): verified in the tree (module/verified/$KVER.h)$"
+ft support "$KVER"
+expect "support: RELEASE alone is a usage error, exit 1" 1 "support: expected no argument or RELEASE VERSION"
+ft support "$KVER" ""
+expect "support: an empty VERSION is a usage error, exit 1" 1 "support: RELEASE and VERSION must not be empty"
+ft support "$(printf '%0300d' 6)" "$KVERSION"
+expect "support: a RELEASE too long is a usage error, exit 1" 1 "support: RELEASE or VERSION too long"
 ft get fault_around_bytes
 expect "get: another version string: no 'load' hint, the next step" 2 \
 	"the foliotune module is not loaded and cannot be: foliotune does not support this kernel: .*make verify-kernel KVER=$KVER"
@@ -427,10 +465,42 @@ expect "status: another verified build than the CLI's: supported, exit 0" 0 \
 	"not loaded (try 'foliotune load')"
 echo "$KVERSION" >"$U/proc/sys/kernel/version"
 echo 6.12.999+deb13-amd64 >"$U/proc/sys/kernel/osrelease"
+ft support
+one_line "support: a Debian 6.12 build not verified: one line, verify it, or boot a verified one, exit 2" 2 err \
+	"^foliotune does not support 6.12.999+deb13-amd64 (.*): this build is not verified; verify it: make verify-kernel KVER=6.12.999+deb13-amd64 (docs/kernels.md; on a test box that runs it: sudo FT_TEST_BOX=1 make verify-kernel, docs/own-box.md), or boot a verified build: .*$KVER"
 ft -V
 expect "-V: a Debian 6.12 build not verified: verify it, or boot a verified one, exit 2" 2 \
 	"^running kernel: 6.12.999+deb13-amd64 .*: not supported$" \
-	"this build is not verified; verify it: make verify-kernel KVER=6.12.999+deb13-amd64 (docs/kernels.md), or boot a verified build: .*$KVER"
+	"this build is not verified; verify it: make verify-kernel KVER=6.12.999+deb13-amd64 (docs/kernels.md; on a test box that runs it: sudo FT_TEST_BOX=1 make verify-kernel, docs/own-box.md), or boot a verified build: .*$KVER"
+# the same build, verified on this machine (make verify-kernel's local header)
+mkdir -p "$U/var/lib/foliotune/verified"
+{
+	echo '#define FT_VERIFIED_RELEASE	"6.12.999+deb13-amd64"'
+	printf '#define FT_VERIFIED_VERSION\t\\\n\t"%s"\n' "$KVERSION"
+	echo '#define FT_VERIFIED_BY	"on box1 (machine-id sha256 0123456789abcdef) at 2026-12-03 13:00 UTC"'
+} >"$U/var/lib/foliotune/verified/6.12.999+deb13-amd64.h"
+ft status
+expect "status: a build verified on this machine: supported, says by which machine and when, exit 0" 0 \
+	"^supported:        yes" \
+	"^verified:         locally on box1 (machine-id sha256 0123456789abcdef) at 2026-12-03 13:00 UTC (/var/lib/foliotune/verified/6.12.999+deb13-amd64.h)$"
+ft support
+one_line "support: a build verified on this machine: one line, by which machine, exit 0" 0 out \
+	"^foliotune supports 6.12.999+deb13-amd64 (.*): verified locally on box1 (machine-id sha256 0123456789abcdef) at 2026-12-03 13:00 UTC (/var/lib/foliotune/verified/6.12.999+deb13-amd64.h)$"
+mkdir -p "$T/state/verified"
+mv "$U/var/lib/foliotune/verified/6.12.999+deb13-amd64.h" "$T/state/verified/"
+FT_STATE_DIR=$T/state ft support
+one_line "support: FT_STATE_DIR, where make verify-kernel wrote the header, exit 0" 0 out \
+	"^foliotune supports 6.12.999+deb13-amd64 (.*): verified locally on box1 .*($T/state/verified/6.12.999+deb13-amd64.h)$"
+mv "$T/state/verified/6.12.999+deb13-amd64.h" "$U/var/lib/foliotune/verified/"
+echo "#1 SMP another build" >"$U/proc/sys/kernel/version"
+ft support
+one_line "support: this machine's header of another version: one line, verify again, exit 2" 2 err \
+	"^foliotune does not support 6.12.999+deb13-amd64 (#1 SMP another build): .*6.12.999+deb13-amd64.h was verified on version '.*', not this one; verify this build again: sudo FT_TEST_BOX=1 make verify-kernel (docs/own-box.md)$"
+ft status
+expect "status: this machine's header of another version: not supported, verify again, exit 2" 2 \
+	"^supported:        no: .*6.12.999+deb13-amd64.h was verified on version '.*', not this one; verify this build again: sudo FT_TEST_BOX=1 make verify-kernel"
+echo "$KVERSION" >"$U/proc/sys/kernel/version"
+rm -r "$U/var/lib/foliotune"
 ft stat
 expect "stat: a build not verified: no 'load' hint, the next step" 2 \
 	"not loaded and cannot be: .*make verify-kernel KVER=6.12.999+deb13-amd64"
