@@ -46,3 +46,33 @@ check_like "mm-compare: a timeout with foliotune is not ok, unreached subtests n
 out=$(run nothing 1 'not ok 1 a\n' 1 'not ok 1 a\n')
 check_like "mm-compare: a selftest nothing of which passes stock is not ok (judges nothing)" \
 	"not ok - peer: mm/nothing # fail(1) on the stock kernel*cannot judge foliotune*" "$out"
+
+# The stock run holds only the tests that need a control (peer.sh runs it
+# after the foliotune run, for what --control names).
+d=$w/partial
+mkdir -p "$d/s" "$d/f"
+printf 'clean 0 3\nskips 0 3\nsubfail 1 3\nwhole 4 3\nnoctl 1 3\n' > "$d/f/summary"
+printf 'ok 1 a\nok 2 b\n' > "$d/f/clean.out"
+printf 'ok 1 a\nok 2 b # SKIP MADV_PAGEOUT did not work\n' > "$d/f/skips.out"
+printf 'ok 1 a\nnot ok 2 b\n' > "$d/f/subfail.out"
+printf 'ok 1 a # SKIP no THP\n' > "$d/f/whole.out"
+printf 'not ok 1 a\n' > "$d/f/noctl.out"
+out=$(python3 "$cmp" --control "$d/f")
+check_eq "mm-compare: --control names every test that did not pass cleanly with foliotune, skips included" \
+	"skips subfail whole noctl" "$out"
+printf 'skips 0 3\nsubfail 0 3\nwhole 0 3\n' > "$d/s/summary"
+printf 'ok 1 a\nok 2 b\n' | tee "$d/s/skips.out" > "$d/s/subfail.out"
+printf 'ok 1 a\n' > "$d/s/whole.out"
+out=$(python3 "$cmp" "$d/s" "$d/f" "$d/table.md")
+check_eq "mm-compare: a clean pass with foliotune needs no stock run" \
+	"ok - peer: mm/clean: passes with foliotune (2/0/0 subtests), no control needed" "$(grep -F mm/clean <<< "$out")"
+check_like "mm-compare: a subtest passing stock, skipped with foliotune, is not ok" \
+	"not ok - peer: mm/skips # subtests passing stock, failing with foliotune: 2 *" "$(grep -F mm/skips <<< "$out")"
+check_like "mm-compare: a subtest failing with foliotune, passing in the stock rerun, is not ok" \
+	"not ok - peer: mm/subfail # passes stock, fail(1) with foliotune*" "$(grep -F mm/subfail <<< "$out")"
+check_like "mm-compare: a skip with foliotune that passes stock is not ok" \
+	"not ok - peer: mm/whole # passes stock, skip with foliotune*" "$(grep -F mm/whole <<< "$out")"
+check_like "mm-compare: a failure with foliotune and no stock run is not ok" \
+	"not ok - peer: mm/noctl # fail(1) with foliotune (0/1/0 subtests) and no stock run to compare*" "$(grep -F mm/noctl <<< "$out")"
+check_like "mm-compare: the table shows the stock run left out" \
+	"*| clean | not run | pass | - | 2/0/0 | - / 3 | passes with foliotune |*" "$(cat "$d/table.md")"

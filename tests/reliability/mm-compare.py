@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """mm-compare.py STOCK_DIR FOLIOTUNE_DIR MD_OUT
+   mm-compare.py --control FOLIOTUNE_DIR
 
-Compare two runs of mm-selftests.sh (same boot, without and with foliotune):
+Compare two runs of mm-selftests.sh (same boot, with foliotune, then
+without it):
 
  - print one result line per test:
      ok - peer: mm/NAME: ...            same or better with foliotune
@@ -12,8 +14,14 @@ Compare two runs of mm-selftests.sh (same boot, without and with foliotune):
    failure.  A test that fails or skips stock is judged by its subtests
    that pass stock; with none, it judges nothing and is reported as
    "not ok" (it must be fixed or dropped from the set, not counted as a
-   pass);
+   pass).  The stock run may hold only some tests: one that passes with
+   foliotune with no failed or skipped subtest needs no control; any
+   other test without a stock result is "not ok";
  - write the pass/skip/fail table to MD_OUT.
+
+--control prints, on one line, the tests of FOLIOTUNE_DIR that need the
+stock run: every one that did not pass cleanly (a failure, a timeout, a
+skip, a failed or skipped subtest).
 
 One process (the shell version forked ~600 times: a minute under TCG).
 """
@@ -73,6 +81,18 @@ def counts(st):
                          sum(v == 'skip' for v in st.values()))
 
 
+def clean_pass(rc, st):
+    """Passed with no failed or skipped subtest: no control needed."""
+    return rc == 0 and all(v == 'ok' for v in st.values())
+
+
+def control(ft):
+    res, order = summary(ft)
+    need = [n for n in order if not clean_pass(res[n][0], subtests(os.path.join(ft, n + '.out')))]
+    print(' '.join(need))
+    return 0
+
+
 def first_match(path, pattern, n=1):
     try:
         with open(path, errors='replace') as f:
@@ -103,6 +123,8 @@ def failure_context(path, n=12):
 
 
 def main():
+    if sys.argv[1:2] == ['--control']:
+        return control(sys.argv[2])
     stock, ft, md = sys.argv[1:4]
     repo = os.environ.get('FT_REPO') or os.path.abspath(os.path.join(os.path.dirname(__file__), '../..'))
     try:
@@ -112,8 +134,8 @@ def main():
                                capture_output=True, text=True).stdout.strip()
     except OSError:
         commit, dirty = 'unknown', ''
-    s_res, order = summary(stock)
-    f_res, _ = summary(ft)
+    s_res, _ = summary(stock)
+    f_res, order = summary(ft)
     features = ''.join(', %s on' % k for k in ('fault_around_mkold', 'fault_around_auto')
                        if os.path.exists('/sys/kernel/debug/foliotune/' + k) or
                        os.path.exists(os.path.join(ft, 'feature.' + k)))
@@ -121,11 +143,25 @@ def main():
         mem = int(f.readline().split()[1]) // 1024
     rows, lines, regressions = [], [], 0
     for name in order:
+        rc_f, t_f = f_res[name]
+        fs = subtests(os.path.join(ft, name + '.out'))
+        out_rel = os.path.relpath(os.path.join(ft, name + '.out'), repo)
+        if name not in s_res:
+            vf = verdict(rc_f)
+            if clean_pass(rc_f, fs):
+                lines.append('ok - peer: mm/%s: passes with foliotune (%s subtests), no control needed' %
+                             (name, counts(fs)))
+                vmd = 'passes with foliotune'
+            else:
+                regressions += 1
+                lines.append('not ok - peer: mm/%s # %s with foliotune (%s subtests) and no stock run '
+                             'to compare (see %s)' % (name, vf, counts(fs), out_rel))
+                vmd = '**NO CONTROL**: %s with foliotune, not run stock' % vf
+            rows.append('| %s | not run | %s | - | %s | - / %s | %s |' % (name, vf, counts(fs), t_f, vmd))
+            continue
         rc_s, t_s = s_res[name]
-        rc_f, t_f = f_res.get(name, (None, None))
         vs, vf = verdict(rc_s), verdict(rc_f)
         ss = subtests(os.path.join(stock, name + '.out'))
-        fs = subtests(os.path.join(ft, name + '.out'))
         lost = sorted((k for k, v in ss.items() if v == 'ok' and k in fs and fs[k] != 'ok'), key=int)
         missing = sorted((k for k, v in ss.items() if v == 'ok' and k not in fs), key=int)
         why = []
@@ -135,7 +171,6 @@ def main():
             why.append('subtests passing stock, failing with foliotune: ' + ' '.join(lost))
         if missing and vf != 'pass':
             why.append('subtests not reached with foliotune: ' + ' '.join(missing))
-        out_rel = os.path.relpath(os.path.join(ft, name + '.out'), repo)
         if why:
             regressions += 1
             lines.append('not ok - peer: mm/%s # %s (see %s)' % (name, '; '.join(why), out_rel))
@@ -160,7 +195,7 @@ def main():
                          (name, vs, reason or 'no message'))
             vmd = '%s stock: judges nothing' % vs
         rows.append('| %s | %s | %s | %s | %s | %s / %s | %s |' % (
-            name, vs, vf, counts(ss), counts(fs), t_s, '-' if t_f is None else t_f, vmd))
+            name, vs, vf, counts(ss), counts(fs), t_s, t_f, vmd))
     print('\n'.join(lines))
     now = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
     with open(md, 'w') as f:
@@ -170,7 +205,8 @@ def main():
             now, commit, ' (module/ or include/ modified)' if dirty else '', os.uname().release))
         f.write('test box: %d vCPUs, %d MB, QEMU TCG; selftests from linux-source-6.12\n' % (os.cpu_count(), mem))
         f.write('(tests/reliability/build-mm-selftests.sh).  Both runs in the same boot: first\n')
-        f.write('without the module, then with it loaded (unmap_batch=1%s).\n' % features)
+        f.write('with the module loaded (unmap_batch=1%s), then without it: the\n' % features)
+        f.write('whole set (a record run), or only the tests that did not pass cleanly with it.\n')
         f.write('Subtests are kselftest TAP results: pass/fail/skip.\n\n')
         f.write('| test | stock | foliotune | subtests stock | subtests foliotune | time stock / foliotune (s) | verdict |\n')
         f.write('|---|---|---|---|---|---|---|\n')
@@ -178,7 +214,7 @@ def main():
         f.write('\nRegressions (passing stock, failing with foliotune): %d.\n\n' % regressions)
         f.write('Failures and skips of the stock kernel, first lines of their reasons:\n\n')
         for name in order:
-            rc = s_res[name][0]
+            rc = s_res.get(name, (0, 0))[0]
             if rc == 0:
                 continue
             why = first_match(os.path.join(stock, name + '.out'), r'^not ok|SKIP|Bail out|fail', 3)
