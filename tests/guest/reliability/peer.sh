@@ -8,13 +8,13 @@
 # hold over the selftests' unmaps, and 10 s of ft_rel mapload after them
 # must batch (the selftests themselves need not reclaim a large folio).  Writes the pass/skip/fail
 # table to build/mm-selftests/results.md (and to
-# tests/reliability/mm-selftests-results.md when FT_MM_RECORD=1).
+# tests/mm-selftests/mm-selftests-results.md when FT_MM_RECORD=1).
 #
 # Its own boot (tests/run.sh: guest_suite reliability-peer -t 2400 --
 # tests/guest/reliability/peer.sh).  FT_REL_MODE=long runs the long set.
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/reliability/lib-rel.sh"
-rel=$FT_REPO/tests/reliability
+. "$FT_REPO/tests/guest/reliability/lib.sh"
+rel=$FT_REPO/tests/mm-selftests
 bin=$FT_REPO/build/mm-selftests/bin
 mode=${FT_REL_MODE:-ci}
 work=${FT_RUNDIR:-/tmp}/mm-selftests
@@ -24,7 +24,7 @@ rm -rf "$work"
 plan $((7 + $("$rel/mm-selftests.sh" -n "$mode")))
 
 if [ ! -x "$bin/cow" ]; then
-	not_ok "peer: mm selftests built" "$bin empty: run tests/reliability/build-mm-selftests.sh (make -C tests/reliability mm)"
+	not_ok "peer: mm selftests built" "$bin empty: run tests/mm-selftests/build-mm-selftests.sh (make mm-selftests)"
 	exit 0
 fi
 check "peer: zram swap for the selftests" ft_zram_swap 1G
