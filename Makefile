@@ -84,14 +84,14 @@ endif
 
 export KVER KDIR KSRC FT_CACHE
 
-.PHONY: all module cli progs tools test-modules deps check check-host check-style bench-unmap bench-faultaround bench-reclaim \
+.PHONY: all module cli progs test-modules deps check check-host check-style bench-unmap bench-faultaround bench-reclaim \
 	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc check-box bench-box check-box-proof \
 	debug-kernel check-debug check-debug-catches debug-modules debug-break-rmap debug-verified \
 	debug-verified-current debug-run debug-catches check-mutants mutant-module \
 	verify-kernel verify-module kernel-module modules-all check-kernels kernels-doc kernels-newer \
 	kcopy kcopy-refresh
 
-all: module cli progs tools test-modules
+all: module cli progs test-modules
 
 ifneq ($(FT_DEBUG_LANE),1)
 # The headers come into the cache on first use (root: the cache is shared).
@@ -221,17 +221,11 @@ cli:
 progs:
 	$(MAKE) -C tests/progs
 	$(MAKE) -C bench/progs
-	$(MAKE) -C tests/reliability
 
 # The kernel's mm selftests of $(KSRC), for the reliability peer suite
-# (built once into build/mm-selftests/, see tests/reliability/README.md).
+# (built once into build/mm-selftests/, see tests/mm-selftests/README.md).
 mm-selftests: ksrc
-	tests/reliability/build-mm-selftests.sh
-
-tools: tests/tools/ft_write
-
-tests/tools/%: tests/tools/%.c
-	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -o $@ $<
+	tests/mm-selftests/build-mm-selftests.sh
 
 # build_module_copy DIR KBUILD-ARGS [PATCH]: foliotune.ko built from a
 # fresh copy of module/ in DIR, with PATCH (a diff of module/: -p2 in the
@@ -298,7 +292,7 @@ deps:
 VERIFIED_KVERS := $(filter-out %-ftdebug,$(patsubst module/verified/%.h,%,$(wildcard module/verified/*.h)))
 FT_KERNELS ?= $(VERIFIED_KVERS)
 
-verify-kernel: cli progs tools
+verify-kernel: cli progs
 	scripts/kernels/verify.sh $(KVER)
 
 # The module against verify-kernel's candidate header (FT_VERIFY_HEADER).
@@ -311,7 +305,7 @@ kernel-module: module/verified/$(KVER).h $(KDIR)/Makefile $(KLP_SYMVERS) $(KCOPY
 modules-all:
 	@set -e; for k in $(FT_KERNELS); do $(MAKE) --no-print-directory KVER=$$k kernel-module; done
 
-check-kernels: cli progs tools
+check-kernels: cli progs
 	@fail=0; for k in $(FT_KERNELS); do \
 		$(MAKE) --no-print-directory KVER=$$k kernel-module >/dev/null || { echo "not ok - kernels: $$k: module build"; fail=1; continue; }; \
 		if r=$$(scripts/kernels/smoke.sh $$k $(BUILD)/modules/$$k/foliotune.ko $(BUILD)/smoke/$$k); then \
@@ -355,12 +349,12 @@ DEBUG_MAKE = $(MAKE) --no-print-directory FT_DEBUG_LANE=1
 debug-kernel:
 	tests/debug-kernel/build.sh
 
-check-debug: debug-kernel cli progs tools mm-selftests
+check-debug: debug-kernel cli progs mm-selftests
 	$(DEBUG_MAKE) debug-verified-current
 	$(DEBUG_MAKE) debug-modules
 	$(DEBUG_MAKE) debug-run
 
-check-debug-catches: debug-kernel cli progs tools
+check-debug-catches: debug-kernel cli progs
 	$(DEBUG_MAKE) debug-verified-current
 	$(DEBUG_MAKE) debug-break-rmap
 	$(DEBUG_MAKE) debug-catches
@@ -411,10 +405,10 @@ debug-catches:
 check: all ksrc mm-selftests
 	tests/run.sh
 
-# The long reliability runs (tests/reliability/soak.sh): make soak [DURATION=2h]
+# The long reliability runs (tests/soak.sh): make soak [DURATION=2h]
 # [CYCLES=500] [SUITES='cycles faults stress peer']
 soak: all mm-selftests
-	tests/reliability/soak.sh $(if $(DURATION),-d $(DURATION)) $(if $(CYCLES),-n $(CYCLES)) $(SUITES)
+	tests/soak.sh $(if $(DURATION),-d $(DURATION)) $(if $(CYCLES),-n $(CYCLES)) $(SUITES)
 
 demo: all
 	bench/demo.sh
@@ -512,7 +506,6 @@ clean:
 	-$(MAKE) -C userspace clean
 	-$(MAKE) -C tests/progs clean
 	-$(MAKE) -C bench/progs clean
-	-$(MAKE) -C tests/reliability clean
 	-$(MAKE) -C scripts clean
 	rm -rf $(BUILD)
 

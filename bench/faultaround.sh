@@ -94,10 +94,7 @@ timeout_s=${BENCH_TIMEOUT:-$(( est * 4 ))}
 accel=$(bench_accel)
 bench_host_start "$out" "$cmdline" "$commit" "$accel" "${BENCH_MEM:-2G}" "$est" "$timeout_s"
 
-scratch=${BENCH_SCRATCH:-$repo/bench/.scratch}
-mkdir -p "$scratch" || exit 2
-img=$(mktemp "$scratch/fa-xfs.XXXXXX.img") || exit 2
-trap 'rm -f "$img"' EXIT
+bench_scratch fa-xfs
 
 echo "faultaround.sh: $cmdline"
 echo "faultaround.sh: results in $out; estimated $((est / 60)) min $((est % 60)) s under $accel, timeout $timeout_s s"
@@ -105,7 +102,7 @@ args=()
 for v in $VARS; do
 	[ -n "${!v+x}" ] && args+=("$v=${!v}")
 done
-bench_boot "$out" "$img" 2G -m "${BENCH_MEM:-2G}" -c 2 -t "$timeout_s" \
+bench_boot "$out" "$BENCH_IMG" 2G -m "${BENCH_MEM:-2G}" -c 2 -t "$timeout_s" \
 	-s "$here/faultaround-guest.sh" "$out" "${args[@]}"
 rc=$?
 

@@ -5,8 +5,9 @@
 # unmap.sh, reclaim.sh, box.sh) and their guest halves: the
 # lines of raw/host-meta.txt and raw/guest-meta.txt every report reads to
 # say where and under what load it was measured, the drivers' boot of the
-# box, and what the guest halves share (quiescing before a run, the
-# bpftrace session of a trace phase).
+# box (scratch image, private module copy, the boot itself), and what the
+# guest halves share (quiescing before a run, the bpftrace session of a
+# trace phase and the probes its programs are built from).
 
 . "$(dirname "${BASH_SOURCE[0]}")/../tests/vm/boot.sh"
 
@@ -72,6 +73,55 @@ bench_boot() {
 	[ "$rc" = 0 ] || echo "${0##*/}: test box exit status $rc: $(vm_why "$rc" ||
 		echo "the benchmark failed") (see $out/raw/console.log)" >&2
 	return "$rc"
+}
+
+# bench_scratch NAME [KO]: BENCH_IMG, a new scratch image
+# $BENCH_SCRATCH/NAME.XXXXXX.img (bench/.scratch by default) for the box's
+# xfs; with KO=ko also BENCH_KO beside it, a private copy of
+# module/foliotune.ko that the guest loads, so that a rebuild on the host
+# during the run cannot mix two modules.  Both go on exit.  Exits 2 on
+# failure (call it from the driver's own shell, not in $(...)).
+bench_scratch() {
+	local scratch=${BENCH_SCRATCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/.scratch}
+	mkdir -p "$scratch" || exit 2
+	BENCH_IMG=$(mktemp "$scratch/$1.XXXXXX.img") || exit 2
+	BENCH_KO=
+	if [ "${2:-}" = ko ]; then
+		BENCH_KO=${BENCH_IMG%.img}.ko
+		trap 'rm -f "$BENCH_IMG" "$BENCH_KO"' EXIT
+		cp module/foliotune.ko "$BENCH_KO" || exit 2
+	else
+		trap 'rm -f "$BENCH_IMG"' EXIT
+	fi
+}
+
+# bench_host_files OUT FILE...: what the box ran, in OUT/raw/host-meta.txt:
+# a sha256 prefix and the time of every FILE, and the tracked files that
+# differ from HEAD, if any.
+bench_host_files() {
+	local out=$1 f
+	shift
+	{
+		for f in "$@"; do
+			echo "sha256 $f $(sha256sum < "$f" | cut -c1-16) $(date -u -r "$f" +%Y-%m-%dT%H:%M:%SZ)"
+		done
+		[ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] &&
+			echo "dirty_files $(git status --porcelain --untracked-files=no | awk '{ print $2 }' | tr '\n' ' ')"
+	} >> "$out/raw/host-meta.txt"
+}
+
+# bench_boot_guest OUT SIZE MEM TIMEOUT GUEST VAR...: bench_boot of
+# BENCH_IMG (SIZE) with MEM and 2 vCPUs, BENCH_KERNEL_ARGS on the kernel's
+# command line, that runs `bash GUEST OUT` in the box with FT_KO=$BENCH_KO
+# and every VAR that is set exported.  Returns the boot's status.
+bench_boot_guest() {
+	local out=$1 size=$2 mem=$3 timeout=$4 guest=$5 kargs=()
+	shift 5
+	[ -n "${BENCH_KERNEL_ARGS:-}" ] && kargs=(-a "$BENCH_KERNEL_ARGS")
+	bench_boot "$out" "$BENCH_IMG" "$size" -m "$mem" -c 2 -t "$timeout" "${kargs[@]}" -- \
+		"export FT_KO=$(printf %q "$BENCH_KO"); $(for v in "$@"; do
+			[ -n "${!v+x}" ] && printf 'export %s=%q; ' "$v" "${!v}"; done)" \
+		"bash $(printf %q "$guest") $(printf %q "$out")"
 }
 
 # bench_host_start OUT CMDLINE COMMIT ACCEL VM_MEM EST TIMEOUT: the first
@@ -154,6 +204,41 @@ bench_trace_start() {
 	kill -INT "$BENCH_BTPID" 2>/dev/null
 	wait "$BENCH_BTPID"
 	return 1
+}
+
+# bench_bt_time FUNC MAPS TAG: the bpftrace probes (a kprobe and a
+# kretprobe) that time FUNC, a function of the module whose arg0 is a folio,
+# by phase and folio order into @MAPScalls, @MAPSns and @MAPSmax_ns[PHASE,
+# ORDER]; per thread @TAGord and @TAGt0, which the program's END clears
+# (bench_bt_time_end TAG).  The folio order is _flags_1 & 0xff (offset 64 =
+# sizeof(struct page)) when PG_head (bit 6) is set, else 0 (6.12
+# include/linux/mm.h folio_order()).  The one copy of these probes: the
+# guest halves build their programs from it.
+bench_bt_time() {
+	local f=$1 m=$2 t=$3
+	cat <<EOF
+kprobe:$f
+/@phase > 0/
+{
+	@${t}ord[tid] = (*(uint64 *)arg0 & 0x40) ? (*(uint64 *)(arg0 + 64) & 0xff) : 0;
+	@${t}t0[tid] = nsecs;
+}
+kretprobe:$f
+/@${t}t0[tid]/
+{
+	\$d = nsecs - @${t}t0[tid];
+	@${m}calls[@phase, @${t}ord[tid]] = count();
+	@${m}ns[@phase, @${t}ord[tid]] = sum(\$d);
+	@${m}max_ns[@phase, @${t}ord[tid]] = max(\$d);
+	delete(@${t}t0[tid]);
+	delete(@${t}ord[tid]);
+}
+EOF
+}
+
+# bench_bt_time_end TAG: END's lines that clear bench_bt_time's per-thread maps.
+bench_bt_time_end() {
+	printf '\tclear(@%st0);\n\tclear(@%sord);\n' "$1" "$1"
 }
 
 # bench_trace_phase RAW ID NAME: phase ID is the run NAME (its maps go to

@@ -227,7 +227,8 @@ done
 echo "timed_phase_seconds $(( $(date +%s) - t_start ))" >> "$raw/guest-meta.txt"
 
 # ---- trace: time inside both replacements, by folio order ---------------
-cat > "$BT" <<'EOF'
+{
+	cat <<'EOF'
 /*
  * Time per call of the module's folio_referenced_one and try_to_unmap_one
  * replacements (never the livepatched originals), keyed by phase (the run,
@@ -253,49 +254,19 @@ tracepoint:syscalls:sys_enter_getpriority
 	@phase = args->which - 4000;
 	printf("phase %d\n", @phase);
 }
-kprobe:foliotune_folio_referenced_one
-/@phase > 0/
-{
-	@rord[tid] = (*(uint64 *)arg0 & 0x40) ? (*(uint64 *)(arg0 + 64) & 0xff) : 0;
-	@rt0[tid] = nsecs;
-}
-kretprobe:foliotune_folio_referenced_one
-/@rt0[tid]/
-{
-	$d = nsecs - @rt0[tid];
-	@ref_calls[@phase, @rord[tid]] = count();
-	@ref_ns[@phase, @rord[tid]] = sum($d);
-	@ref_max_ns[@phase, @rord[tid]] = max($d);
-	delete(@rt0[tid]);
-	delete(@rord[tid]);
-}
-kprobe:foliotune_try_to_unmap_one
-/@phase > 0/
-{
-	@uord[tid] = (*(uint64 *)arg0 & 0x40) ? (*(uint64 *)(arg0 + 64) & 0xff) : 0;
-	@ut0[tid] = nsecs;
-}
-kretprobe:foliotune_try_to_unmap_one
-/@ut0[tid]/
-{
-	$d = nsecs - @ut0[tid];
-	@unmap_calls[@phase, @uord[tid]] = count();
-	@unmap_ns[@phase, @uord[tid]] = sum($d);
-	@unmap_max_ns[@phase, @uord[tid]] = max($d);
-	delete(@ut0[tid]);
-	delete(@uord[tid]);
-}
+EOF
+	bench_bt_time foliotune_folio_referenced_one ref_ r
+	bench_bt_time foliotune_try_to_unmap_one unmap_ u
+	cat <<'EOF'
 END
 {
 	clear(@ref_calls); clear(@ref_ns); clear(@ref_max_ns);
 	clear(@unmap_calls); clear(@unmap_ns); clear(@unmap_max_ns);
-	clear(@rt0);
-	clear(@rord);
-	clear(@ut0);
-	clear(@uord);
-	clear(@phase);
-}
 EOF
+	bench_bt_time_end r
+	bench_bt_time_end u
+	printf '\tclear(@phase);\n}\n'
+} > "$BT"
 
 if [ "$TRACE_REPS" -gt 0 ] && [ -n "$TRACE_WORKLOADS" ]; then
 	if ! command -v bpftrace > /dev/null; then
@@ -337,7 +308,8 @@ fi
 # ---- look: MGLRU's lru_gen_look_around() inside the reference walk -------
 # A session of its own: its probes fire once per PTE, and their cost would
 # swell the MGLRU reference times of the trace phase above.
-cat > "$BTL" <<'EOF'
+{
+	cat <<'EOF'
 /*
  * Inside the reference walk of the stock configuration under MGLRU: the
  * time in the module's folio_referenced_one replacement, and in the
@@ -351,26 +323,16 @@ tracepoint:syscalls:sys_enter_getpriority
 	if (args->which == 4000 && @phase > 0) {
 		print(@ref_calls); print(@ref_ns);
 		print(@look_calls); print(@look_ns);
-		clear(@ref_calls); clear(@ref_ns);
+		clear(@ref_calls); clear(@ref_ns); clear(@ref_max_ns);
 		clear(@look_calls); clear(@look_ns);
 	}
 	@phase = args->which - 4000;
 	printf("phase %d\n", @phase);
 }
-kprobe:foliotune_folio_referenced_one
-/@phase > 0/
-{
-	@rord[tid] = (*(uint64 *)arg0 & 0x40) ? (*(uint64 *)(arg0 + 64) & 0xff) : 0;
-	@rt0[tid] = nsecs;
-}
-kretprobe:foliotune_folio_referenced_one
-/@rt0[tid]/
-{
-	@ref_calls[@phase, @rord[tid]] = count();
-	@ref_ns[@phase, @rord[tid]] = sum(nsecs - @rt0[tid]);
-	delete(@rt0[tid]);
-	delete(@rord[tid]);
-}
+EOF
+	# @ref_max_ns is cleared unprinted: the look runs report calls and time
+	bench_bt_time foliotune_folio_referenced_one ref_ r
+	cat <<'EOF'
 /*
  * MGLRU's per-PTE call inside the reference walk (vmlinux's own function,
  * called by the replacement for every PTE): keyed by its result, 1 = the
@@ -394,12 +356,12 @@ kretprobe:lru_gen_look_around
 }
 END
 {
-	clear(@ref_calls); clear(@ref_ns);
+	clear(@ref_calls); clear(@ref_ns); clear(@ref_max_ns);
 	clear(@look_calls); clear(@look_ns);
-	clear(@rt0); clear(@rord); clear(@lt0);
-	clear(@phase);
-}
 EOF
+	bench_bt_time_end r
+	printf '\tclear(@lt0);\n\tclear(@phase);\n}\n'
+} > "$BTL"
 if [ "$LOOK_REPS" -gt 0 ] && [ -n "$TRACE_WORKLOADS" ] && [[ " $LRUS " == *" mglru "* ]] &&
 	command -v bpftrace > /dev/null; then
 	t0=$(date +%s)

@@ -116,21 +116,8 @@ bench_host_start "$out" "$cmdline" "$commit" "$accel" "$mem" "$est" "$timeout_s"
 	echo "estimate_trace_seconds $trace"
 } >> "$out/raw/host-meta.txt"
 
-scratch=${BENCH_SCRATCH:-$repo/bench/.scratch}
-mkdir -p "$scratch" || exit 2
-img=$(mktemp "$scratch/reclaim-xfs.XXXXXX.img") || exit 2
-# the guest loads a private copy of the module, so a rebuild on the host
-# during the run cannot mix two modules
-ko=${img%.img}.ko
-trap 'rm -f "$img" "$ko"' EXIT
-cp module/foliotune.ko "$ko" || exit 2
-{
-	for f in module/foliotune.ko userspace/foliotune tests/progs/ft_reclaim_bench; do
-		echo "sha256 $f $(sha256sum < "$f" | cut -c1-16) $(date -u -r "$f" +%Y-%m-%dT%H:%M:%SZ)"
-	done
-	[ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] &&
-		echo "dirty_files $(git status --porcelain --untracked-files=no | awk '{ print $2 }' | tr '\n' ' ')"
-} >> "$out/raw/host-meta.txt"
+bench_scratch reclaim-xfs ko
+bench_host_files "$out" module/foliotune.ko userspace/foliotune tests/progs/ft_reclaim_bench
 # one file at a time lives on the disk (each run deletes its own)
 img_mb=$(( maxmb * 2 + 1024 > 2048 ? maxmb * 2 + 1024 : 2048 ))
 
@@ -138,12 +125,8 @@ echo "reclaim.sh: $cmdline"
 echo "reclaim.sh: results in $out"
 echo "reclaim.sh: estimated $((est / 60)) min under $accel (timed runs $((timed / 60)) min, warm-up $((warm / 60)) min," \
 	"trace phase $((trace / 60)) min), timeout $timeout_s s, guest memory $mem"
-kargs=()
-[ -n "${BENCH_KERNEL_ARGS:-}" ] && kargs=(-a "$BENCH_KERNEL_ARGS")
-bench_boot "$out" "$img" "${img_mb}M" -m "$mem" -c 2 -t "$timeout_s" "${kargs[@]}" -- \
-	"export FT_KO=$(printf %q "$ko"); $(for v in $VARS; do
-		[ -n "${!v+x}" ] && printf 'export %s=%q; ' "$v" "${!v}"; done)" \
-	"bash $(printf %q "$here/reclaim-guest.sh") $(printf %q "$out")"
+# shellcheck disable=SC2086  # VARS: a list of names
+bench_boot_guest "$out" "${img_mb}M" "$mem" "$timeout_s" "$here/reclaim-guest.sh" $VARS
 rc=$?
 
 if ! "$here/reclaim-report.sh" "$out" && [ "$rc" = 0 ]; then

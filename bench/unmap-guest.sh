@@ -201,7 +201,8 @@ fi
 # One bpftrace session for the whole phase (bench/lib.sh, bench_trace_*):
 # each run announced by a marker syscall, the output split into
 # BENCH.trace-MODE.REP.bt afterwards.
-cat > "$BT" <<'EOF'
+{
+	cat <<'EOF'
 /*
  * Time per call of the module's try_to_unmap_one replacement (never the
  * livepatched original), keyed by phase and folio order.  arg0 is the folio:
@@ -214,29 +215,12 @@ tracepoint:syscalls:sys_enter_getpriority
 	@phase = args->which - 4000;
 	printf("phase %d\n", @phase);
 }
-kprobe:foliotune_try_to_unmap_one
-/@phase > 0/
-{
-	@ord[tid] = (*(uint64 *)arg0 & 0x40) ? (*(uint64 *)(arg0 + 64) & 0xff) : 0;
-	@t0[tid] = nsecs;
-}
-kretprobe:foliotune_try_to_unmap_one
-/@t0[tid]/
-{
-	$d = nsecs - @t0[tid];
-	@calls[@phase, @ord[tid]] = count();
-	@ns[@phase, @ord[tid]] = sum($d);
-	@max_ns[@phase, @ord[tid]] = max($d);
-	delete(@t0[tid]);
-	delete(@ord[tid]);
-}
-END
-{
-	clear(@t0);
-	clear(@ord);
-	clear(@phase);
-}
 EOF
+	bench_bt_time foliotune_try_to_unmap_one "" ""
+	printf 'END\n{\n'
+	bench_bt_time_end ""
+	printf '\tclear(@phase);\n}\n'
+} > "$BT"
 
 trace_one() {
 	local bench=$1 config=$2 rep=$3 id=$4 x base

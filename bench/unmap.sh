@@ -68,34 +68,17 @@ accel=$(bench_accel)
 bench_host_start "$out" "$cmdline" "$commit" "$accel" "${BENCH_MEM:-4G}" "$est" "$timeout_s"
 echo "kernel_args ${BENCH_KERNEL_ARGS:-}" >> "$out/raw/host-meta.txt"
 
-scratch=${BENCH_SCRATCH:-$repo/bench/.scratch}
-mkdir -p "$scratch" || exit 2
-img=$(mktemp "$scratch/xfs.XXXXXX.img") || exit 2
-# The guest loads (and, in the overhead phase, reloads) a private copy of the
-# module, so a rebuild on the host during the run cannot mix two modules.
-ko=${img%.img}.ko
-trap 'rm -f "$img" "$ko"' EXIT
-cp module/foliotune.ko "$ko" || exit 2
-{
-	for f in module/foliotune.ko userspace/foliotune tests/progs/ft_pageout_bench \
-		tests/progs/ft_reclaim_bench; do
-		echo "sha256 $f $(sha256sum < "$f" | cut -c1-16) $(date -u -r "$f" +%Y-%m-%dT%H:%M:%SZ)"
-	done
-	[ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] &&
-		echo "dirty_files $(git status --porcelain --untracked-files=no | awk '{ print $2 }' | tr '\n' ' ')"
-} >> "$out/raw/host-meta.txt"
+# the guest loads (and, in the overhead phase, reloads) the private copy
+bench_scratch xfs ko
+bench_host_files "$out" module/foliotune.ko userspace/foliotune tests/progs/ft_pageout_bench \
+	tests/progs/ft_reclaim_bench
 img_mb=$(( size * 2 + 1024 > 2048 ? size * 2 + 1024 : 2048 ))
 
 echo "unmap.sh: $cmdline"
 echo "unmap.sh: results in $out; estimated $((est / 60)) min under $accel, timeout $timeout_s s"
 export BENCH_REPS=$reps BENCH_SECONDS=$secs BENCH_SIZE_MB=$size
-kargs=()
-[ -n "${BENCH_KERNEL_ARGS:-}" ] && kargs=(-a "$BENCH_KERNEL_ARGS")
-bench_boot "$out" "$img" "${img_mb}M" -m "${BENCH_MEM:-4G}" -c 2 -t "$timeout_s" "${kargs[@]}" -- \
-	"export FT_KO=$(printf %q "$ko"); $(for v in BENCH_REPS BENCH_SECONDS BENCH_SIZE_MB BENCH_ONLY BENCH_OVERHEAD \
-		BENCH_TRACE_REPS BENCH_WARMUP; do
-		[ -n "${!v+x}" ] && printf 'export %s=%q; ' "$v" "${!v}"; done)" \
-	"bash $(printf %q "$here/unmap-guest.sh") $(printf %q "$out")"
+bench_boot_guest "$out" "${img_mb}M" "${BENCH_MEM:-4G}" "$timeout_s" "$here/unmap-guest.sh" \
+	BENCH_REPS BENCH_SECONDS BENCH_SIZE_MB BENCH_ONLY BENCH_OVERHEAD BENCH_TRACE_REPS BENCH_WARMUP
 rc=$?
 
 if ! "$here/unmap-report.sh" "$out" && [ "$rc" = 0 ]; then

@@ -158,7 +158,7 @@ done
 stage_end
 fi
 
-# Reliability (tests/reliability/README.md): one boot per suite, so that a
+# Reliability (tests/guest/reliability/README.md): one boot per suite, so that a
 # crash in one cannot hide the results of the others.
 if has_stage reliability; then
 stage_start reliability

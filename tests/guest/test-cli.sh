@@ -78,7 +78,7 @@ expect_rc "cli: compare of a missing file is a runtime error" 2 "$ft" compare "$
 # read; the module's files go at rmmod, after the transition, so a last
 # value above the one read as the unload started proves the replacement
 # ran during it.
-rel=$FT_REPO/tests/reliability/ft_rel
+rel=$FT_REPO/tests/progs/ft_rel
 mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
 echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 mkdir -p "$cg" && echo 22M > "$cg/memory.max"

@@ -18,7 +18,7 @@ F=$FT_XFS/ft-fa-age.dat
 PERIOD_MS=200
 
 echo "1..16"
-write_raw() { "$FT_REPO/tests/tools/ft_write" "$@"; }
+write_raw() { "$FT_REPO/tests/progs/ft_write" "$@"; }
 state() { sed -n "s/^$1 //p" "$D/fault_around_auto_state"; }
 vmstat() { awk -v n="$1" '$1 == n { print $2 }' /proc/vmstat; }
 mkold_is() { [ "$(<"$D/fault_around_mkold")" = "$1" ]; }

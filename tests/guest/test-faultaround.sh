@@ -22,7 +22,7 @@ XIMG=/tmp/ft-fa-img
 LRU_GEN=/sys/kernel/mm/lru_gen/enabled
 CG=/sys/fs/cgroup/ft-fa
 
-write_raw() { "$FT_REPO/tests/tools/ft_write" "$@"; }
+write_raw() { "$FT_REPO/tests/progs/ft_write" "$@"; }
 knob() { cat "$D/$1"; }
 kval() { cat "$KDBG"; }
 

@@ -27,7 +27,7 @@ check "knobs: every knob reads its default after load ($(wc -l <<< "$defaults") 
 	test -z "$differ" -a "$(wc -l <<< "$defaults")" -ge 8
 
 # write_raw FILE VALUE [OFFSET]: one write(2), prints OK or the errno name.
-write_raw() { "$FT_REPO/tests/tools/ft_write" "$@"; }
+write_raw() { "$FT_REPO/tests/progs/ft_write" "$@"; }
 
 for v in 0 1 '0\n' '1\n'; do
 	check_eq "knobs: unmap_batch accepts '$v'" OK "$(write_raw "$knob" "$v")"

@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# test-mm-compare.sh - the peer suite's judge (tests/reliability/mm-compare.py)
+# test-mm-compare.sh - the peer suite's judge (tests/mm-selftests/mm-compare.py)
 # on made-up runs: a regression, whole or by subtest, is "not ok" and shows
 # the selftest's own reason (CI keeps no .out file); the same result both
 # ways, or a stock failure that foliotune shares, is "ok".
 . "$(dirname "$0")/lib-host.sh"
-cmp=$repo/tests/reliability/mm-compare.py
+cmp=$repo/tests/mm-selftests/mm-compare.py
 
 # check_like NAME GLOB VALUE: VALUE matches the glob.
 check_like() {

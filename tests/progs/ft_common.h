@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * ft_common.h - helpers shared by the foliotune test programs
- * (tests/progs/, and tests/reliability/ft_rel).
+ * (tests/progs/).
  *
  * TAP-ish output, an error buffer that always carries errno, a cleanup
  * registry (sysfs knobs, mounts, cgroups, files) that runs on every exit

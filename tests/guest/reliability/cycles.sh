@@ -11,7 +11,7 @@
 #   text_poke_bp() call sites).  Multi-threaded TCG got that cross-modifying
 #   code wrong ("Oops: int3", also on the stock kernel re-patching the same
 #   static calls through /sys/kernel/debug/sched/preempt, see
-#   tests/reliability/README.md); the test box runs single-threaded TCG.
+#   tests/guest/reliability/README.md); the test box runs single-threaded TCG.
 #
 # Part 1 (the knobs that patch text): ft_integrity with EVERY knob flipped
 # at random every 10-100 ms, fault_around_mkold and fault_around_auto
@@ -32,7 +32,7 @@
 # (seconds; stop early when it runs out, at least 30 cycles are still
 # required) set the length.
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/reliability/lib-rel.sh"
+. "$FT_REPO/tests/guest/reliability/lib.sh"
 
 bound=${FT_REL_BOUND_S:-60}
 if [ "$FT_REL_MODE" = long ]; then cycles=${FT_REL_CYCLES:-500}; else cycles=${FT_REL_CYCLES:-30}; fi
@@ -52,7 +52,7 @@ for c in $cases; do case_args+=(-c "$c"); done
 # zram; part 1: the ft_integrity cases and 8 lines; part 2: 10 lines.
 plan $((1 + $("$FT_REPO/tests/progs/ft_integrity" -r memcg,pageout "${case_args[@]}" -P) + 8 + 10))
 if [ ! -x "$FT_RELBIN" ]; then
-	not_ok "cycles: ft_rel built" "$FT_RELBIN missing (make -C tests/reliability)"
+	not_ok "cycles: ft_rel built" "$FT_RELBIN missing (make progs)"
 	exit 0
 fi
 check "cycles: zram swap" ft_zram_swap 1G

@@ -19,11 +19,11 @@
 #     and poison run around them; swapoff under load; memcg removal; pool
 #     shrink to 0 - no "Bad page state", no leaked counters.
 #
-# FT_REL_MODE=long (tests/reliability/soak.sh): more cases, longer pins.
+# FT_REL_MODE=long (tests/soak.sh): more cases, longer pins.
 # FT_REL_NOMODULE=1 runs 3 and 4 on the stock kernel (to tell a foliotune
 # bug from a kernel one when something fails).
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/reliability/lib-rel.sh"
+. "$FT_REPO/tests/guest/reliability/lib.sh"
 
 if [ "$FT_REL_MODE" = long ]; then
 	pin_s=60
@@ -48,7 +48,7 @@ else
 fi
 
 if [ ! -x "$FT_RELBIN" ]; then
-	not_ok "faults: ft_rel built" "$FT_RELBIN missing (make -C tests/reliability)"
+	not_ok "faults: ft_rel built" "$FT_RELBIN missing (make progs)"
 	exit 0
 fi
 check "faults: zram swap" ft_zram_swap 1G

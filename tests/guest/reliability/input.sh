@@ -19,15 +19,15 @@
 #  - the CLI fed garbage (arguments, record files): usage/runtime errors,
 #    never a crash.
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/reliability/lib-rel.sh"
+. "$FT_REPO/tests/guest/reliability/lib.sh"
 # 9 lines per knob, 5 per read-only file (6 for build), 50 others.
 plan $((9 * $(ft_nr_knobs) + 5 * ($(ft_nr_debugfs_files) - $(ft_nr_knobs)) + 1 + 50))
 w=$(mktemp -d)
 trap 'rm -rf "$w"; jobs -p | xargs -r kill 2>/dev/null' EXIT
-write_raw() { "$FT_REPO/tests/tools/ft_write" "$@"; }
+write_raw() { "$FT_REPO/tests/progs/ft_write" "$@"; }
 
 if [ ! -x "$FT_RELBIN" ]; then
-	not_ok "input: ft_rel built" "$FT_RELBIN missing (make -C tests/reliability)"
+	not_ok "input: ft_rel built" "$FT_RELBIN missing (make progs)"
 	exit 0
 fi
 ft_unload
@@ -149,7 +149,7 @@ check_eq "input: racing insmods: loads counter 1" 1 "$(ft_counter loads)"
 "$FT_CLI" stat -i 0.2 > "$w/stat" 2> "$w/stat.err" & sp=$!
 "$FT_CLI" -j stat -i 0.3 > "$w/statj" 2> "$w/statj.err" & sj=$!
 # (20 ms pauses: a second vCPU kept 100% busy makes every livepatch
-# transition slow under TCG, see tests/reliability/README.md)
+# transition slow under TCG, see tests/guest/reliability/README.md)
 ( while :; do cat "$FT_DEBUGFS/vmstat" > /dev/null 2>&1; sleep 0.02; done ) & cp1=$!
 ( while :; do "$FT_CLI" get unmap_batch > /dev/null 2>&1; sleep 0.02; done ) & cp2=$!
 # Unload once both stat readers have printed (not after a fixed time).

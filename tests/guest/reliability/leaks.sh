@@ -23,7 +23,7 @@
 #
 # FT_LEAK_CYCLES (default 8) sets the number of cycles.
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/reliability/lib-rel.sh"
+. "$FT_REPO/tests/guest/reliability/lib.sh"
 
 kml=/sys/kernel/debug/kmemleak
 cycles=${FT_LEAK_CYCLES:-8}

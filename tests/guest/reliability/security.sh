@@ -19,7 +19,7 @@
 #    `foliotune stat` still works, unload still works, load is refused
 #    with a lockdown message.
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/reliability/lib-rel.sh"
+. "$FT_REPO/tests/guest/reliability/lib.sh"
 # 3 lines per knob, 2 per read-only file, 24 others.
 plan $((3 * $(ft_nr_knobs) + 2 * ($(ft_nr_debugfs_files) - $(ft_nr_knobs)) + 24))
 w=$(mktemp -d)
@@ -90,7 +90,7 @@ mark=$(dmesg_mark)
 check "security: raise lockdown to integrity at runtime" sh -c "echo integrity > $lockdown"
 check_eq "security: lockdown is integrity" "[integrity]" "$(grep -o '\[[a-z]*\]' "$lockdown")"
 refused "security: under lockdown a knob cannot be read" 'Operation not permitted' cat "$FT_DEBUGFS/unmap_batch"
-r=$("$FT_REPO/tests/tools/ft_write" "$FT_DEBUGFS/unmap_batch" 1)
+r=$("$FT_REPO/tests/progs/ft_write" "$FT_DEBUGFS/unmap_batch" 1)
 check_eq "security: under lockdown a knob write is refused with EPERM" EPERM "$r"
 check "security: under lockdown vmstat (read-only) stays readable" \
 	awk 'NF == 2 { n++ } END { exit n == 0 }' "$FT_DEBUGFS/vmstat"

@@ -11,7 +11,7 @@
 # supported and refuses to load.  (Another 6.12 build, same symbols but
 # another version string: tests/guest/test-build-check.sh.)
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/reliability/lib-rel.sh"
+. "$FT_REPO/tests/guest/reliability/lib.sh"
 plan 14
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT

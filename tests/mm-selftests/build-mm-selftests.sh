@@ -4,7 +4,7 @@
 # build-mm-selftests.sh - build the kernel's own mm (and memfd) selftests
 # from linux-source-6.12 on the host, for tests/guest/reliability/peer.sh.
 #
-#   tests/reliability/build-mm-selftests.sh [-f]      (-f: rebuild)
+#   tests/mm-selftests/build-mm-selftests.sh [-f]      (-f: rebuild)
 #
 # Output: build/mm-selftests/bin/ (one binary per test), cached: nothing is
 # rebuilt while build/mm-selftests/stamp matches this script and the

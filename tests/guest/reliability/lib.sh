@@ -1,12 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# tests/reliability/lib-rel.sh - helpers of the reliability suites
+# tests/guest/reliability/lib.sh - helpers of the reliability suites
 # (tests/guest/reliability/*.sh), on top of tests/lib.sh.
 
-FT_REL=$FT_REPO/tests/reliability
-FT_RELBIN=$FT_REL/ft_rel
+FT_RELBIN=$FT_REPO/tests/progs/ft_rel
 FT_CLI=$FT_REPO/userspace/foliotune
-FT_REL_MODE=${FT_REL_MODE:-ci}	# ci or long (tests/reliability/soak.sh sets long)
+FT_REL_MODE=${FT_REL_MODE:-ci}	# ci or long (tests/soak.sh sets long)
 FT_CG=/sys/fs/cgroup
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ft_rel - workloads for foliotune's reliability suites
- * (the suites in tests/guest/reliability/).  Built on the host (make -C
- * tests/reliability), run as root in the test box.
+ * (the suites in tests/guest/reliability/).  Built on the host (make
+ * progs), run as root in the test box.
  *
  *   ft_rel mapload DIR MB SECONDS
  *	Reclaim-heavy and verified: a MAP_SHARED xfs file (MADV_HUGEPAGE, so

@@ -103,7 +103,7 @@ mkdir -p "$out"
 : > "$out/summary"
 
 if [ ! -x "$bin/cow" ]; then
-	echo "mm-selftests: no binaries in $bin (run tests/reliability/build-mm-selftests.sh on the host)" >&2
+	echo "mm-selftests: no binaries in $bin (run tests/mm-selftests/build-mm-selftests.sh on the host)" >&2
 	exit 2
 fi
 

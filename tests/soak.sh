@@ -4,7 +4,7 @@
 # soak.sh - the long, on-demand versions of foliotune's reliability suites
 # (tests/guest/reliability/*.sh), each in its own boot of the test box.
 #
-#   tests/reliability/soak.sh [-d DURATION] [-n CYCLES] [SUITE...]
+#   tests/soak.sh [-d DURATION] [-n CYCLES] [SUITE...]
 #   make soak [DURATION=2h] [CYCLES=500] [SUITES='cycles faults']
 #
 # SUITE: cycles (default 500 load/unload cycles under reclaim),
@@ -20,7 +20,7 @@
 # Output: the result lines of every suite, then "N passed, N failed";
 # logs in build/soak-logs/.  Exit status 0 iff nothing failed.
 set -u
-repo=$(cd "$(dirname "$0")/../.." && pwd)
+repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
 KVER=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
 duration=0
@@ -48,8 +48,8 @@ case $duration$cycles in *[!0-9]*) echo "soak: DURATION and CYCLES must be numbe
 
 # The programs the suites run (the module, CLI and tests/progs come from
 # `make`, which `make soak` runs first).
-make -s -C tests/reliability all || exit 1
-case " ${suites[*]} " in *" peer "*) tests/reliability/build-mm-selftests.sh || exit 1 ;; esac
+make -s -C tests/progs ft_rel || exit 1
+case " ${suites[*]} " in *" peer "*) tests/mm-selftests/build-mm-selftests.sh || exit 1 ;; esac
 
 . tests/vm/boot.sh
 logs=$repo/build/soak-logs
