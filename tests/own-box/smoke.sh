@@ -27,7 +27,8 @@ box_setup > "$out/setup.out" 2>&1 || {
 }
 export FT_KO=$ko FT_RUNDIR=$out/smoke
 mkdir -p "$FT_RUNDIR"
-box_log "verify-kernel: smoke suite with $ko"
+# stdout carries only the result line, which verify.sh reads
+box_log "verify-kernel: smoke suite with $ko" >&2
 bash tests/guest/smoke.sh > "$out/smoke.out" 2>&1
 rc=$?
 cp "$FT_RUNDIR/results.tap" "$out/smoke.tap" 2>/dev/null
