@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * ab.h - the ab and stats commands, ab files, the machine fingerprint
- * (ab.c).
+ * ab.h - the ab and stats commands and ab files (ab.c).
  */
 #ifndef FT_AB_H
 #define FT_AB_H
@@ -19,8 +18,5 @@ bool ft_ab_sniff(const char *path);
 int ft_ab_report_file(const char *path);
 bool ft_ab_parse_metric(const regex_t *re, const char *text, double *out);
 /* The machine's fingerprint, "env KEY VALUE" lines; dir: debugfs or NULL. */
-void ft_env_write(FILE *f, const char *dir);
-void ft_env_write_after(FILE *f);	/* env loadavg_after */
-void ft_env_warn_busy(void);
 
 #endif /* FT_AB_H */

@@ -19,9 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ab.h"
 #include "clock.h"
 #include "counters.h"
+#include "env.h"
 #include "fileio.h"
 #include "foliotune.h"
 #include "json_writer.h"
