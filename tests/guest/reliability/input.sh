@@ -34,12 +34,15 @@ ft_unload
 ft_load || { not_ok "input: load" "insmod failed"; exit 0; }
 mark=$(dmesg_mark)
 
-# valid_content FILE: what a read of this file must look like.
+# valid_content FILE: what a read of this file must look like.  (An awk
+# exit in a rule still runs END, whose exit wins: hence the flag.)
 valid_content() {
 	case ${1##*/} in
-	vmstat) awk 'NF != 2 || $1 !~ /^[a-z0-9_]+$/ || $2 !~ /^[0-9]+$/ { exit 1 } END { exit NR == 0 }' "$1" ;;
-	build) awk 'NR == 1 && !/^release / { exit 1 } NR == 2 && !/^version / { exit 1 }
-		    NR == 3 && !/^source / { exit 1 } END { exit NR != 3 }' "$1" ;;
+	vmstat) awk 'NF != 2 || $1 !~ /^[a-z0-9_]+$/ || $2 !~ /^[0-9]+$/ { bad = 1 } END { exit bad || NR == 0 }' "$1" ;;
+	build) awk 'NR == 1 && !/^release / { bad = 1 } NR == 2 && !/^version / { bad = 1 }
+		    NR == 3 && !/^source / { bad = 1 }
+		    NR == 4 && !/^verified (in the tree|locally on .)/ { bad = 1 }
+		    END { exit bad || NR != 4 }' "$1" ;;
 	*_state) cat "$1" > /dev/null && ! grep -qaP '\x00' "$1" ;;	# may be empty
 	*) grep -qxE '[0-9]+' "$1" && [ "$(wc -l < "$1")" = 1 ] ;;
 	esac
