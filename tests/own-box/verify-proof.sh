@@ -14,21 +14,5 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 2
 KVER=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
 logs=${FT_TEST_LOGS:-$repo/build/test-logs}
-mkdir -p "$logs" build/vm || exit 2
-tree=$(mktemp "$repo/build/vm/verify-tree.XXXXXX.tar") || exit 2
-trap 'rm -f "$tree"' EXIT
-rev=$(git stash create 2>/dev/null)
-git archive --prefix=ft/ -o "$tree" "${rev:-HEAD}" || exit 2
-rundir_file=$logs/rundir-verify-proof
-tests/vm/vmrun.sh -k "$KVER" -q -t "${FT_PROOF_TIMEOUT:-5400}" -l "$logs/console-verify-proof.log" \
-	-R "$rundir_file" -s tests/own-box/verify-proof-guest.sh "$tree" > "$logs/verify-proof.out" 2>&1
-rc=$?
-rundir=$(cat "$rundir_file" 2>/dev/null)
-[ -f "$rundir/results.tap" ] && cp "$rundir/results.tap" "$logs/verify-proof.tap" &&
-	grep -E '^(not )?ok - ' "$rundir/results.tap"
-case $rc in
-0) echo "ok - verify proof: boot, run, clean console" ;;
-252) echo "not ok - verify proof: console gate found kernel errors (see $logs/console-verify-proof.log)" ;;
-*) echo "not ok - verify proof: test box exit status $rc (see $logs/verify-proof.out)" ;;
-esac
-! grep -q '^not ok' "$rundir/results.tap" 2>/dev/null && [ "$rc" = 0 ]
+. tests/own-box/proof-boot.sh
+proof_boot verify-proof "verify proof" tests/own-box/verify-proof-guest.sh
