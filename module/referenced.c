@@ -13,10 +13,12 @@
  * What is batched (docs/batching.md, "Reference checks"): a run of present
  * PTEs mapping consecutive pages of one large, non-hugetlb folio, inside one
  * page table, one VMA and this folio's range of the walk, while the classic
- * LRU is in use.  Such a run of nr PTEs costs nr ptep_clear_flush_young()
- * (what ptep_clear_flush_young_notify() calls per PTE), one
- * mmu_notifier_clear_flush_young() for the run's range instead of nr, one
- * page_vma_mapped_walk() step instead of nr, and one "referenced" decision.
+ * LRU is in use.  Such a run of nr PTEs costs one folio_pte_batch() pass,
+ * which also finds whether any accessed bit is set; if one is, nr
+ * ptep_clear_flush_young() (what ptep_clear_flush_young_notify() calls per
+ * PTE); one mmu_notifier_clear_flush_young() for the run's range instead
+ * of nr, one page_vma_mapped_walk() step instead of nr, and one
+ * "referenced" decision.
  * pra->mapcount, pra->referenced and pra->vm_flags come out as stock leaves
  * them: the per-call local "referenced" is only ever tested for zero, and
  * mapcount drops by one per PTE either way.
@@ -109,11 +111,14 @@ static inline bool ft_lru_gen_enabled(void)
  * page_vma_mapped_walk() may go on from its last PTE) and the folio
  * (folio_pte_batch()).  Dirty, soft-dirty, writable and accessed may differ
  * within a run; nothing else about a PTE matters to the young test.
+ * *@any_young: whether that pass found an accessed bit set in the run
+ * (meaningful only above 1).
  */
 static unsigned int ft_referenced_pte_batch(struct folio *folio,
 					    struct page_vma_mapped_walk *pvmw,
 					    bool batch,
-					    enum foliotune_counter *why)
+					    enum foliotune_counter *why,
+					    bool *any_young)
 {
 	struct vm_area_struct *vma = pvmw->vma;
 	unsigned long addr = pvmw->address;
@@ -159,7 +164,9 @@ static unsigned int ft_referenced_pte_batch(struct folio *folio,
 		return 1;
 	nr = folio_pte_batch(folio, addr, pvmw->pte, pte, max_nr,
 			     FPB_IGNORE_DIRTY | FPB_IGNORE_SOFT_DIRTY,
-			     NULL, NULL, NULL);
+			     NULL, any_young, NULL);
+	/* folio_pte_batch()'s any_young leaves out the PTE it was handed */
+	*any_young |= pte_young(pte);
 	if (nr > 1)
 		*why = lru_gen ? FT_referenced_lru_gen_batches :
 				 FT_referenced_batches;
@@ -170,18 +177,22 @@ static unsigned int ft_referenced_pte_batch(struct folio *folio,
  * foliotune: ptep_clear_flush_young_notify() for @nr PTEs: the same
  * ptep_clear_flush_young() on each, then the secondary MMUs once for the
  * whole range (their handlers test every page of it, as nr page-sized calls
- * would).  Returns the number of PTEs found young; *@young is whether the
- * run counts as referenced.
+ * would).  With !@any_young (folio_pte_batch() found every accessed bit
+ * clear, PTL held) the per-PTE calls are skipped: on an old PTE x86's
+ * ptep_clear_flush_young() reads the bit, finds it clear and does nothing
+ * else.  Returns the number of PTEs found young; *@young is whether the run
+ * counts as referenced.
  */
 static unsigned int ft_clear_flush_young_ptes_notify(struct vm_area_struct *vma,
 						     unsigned long addr,
 						     pte_t *ptep,
 						     unsigned int nr,
+						     bool any_young,
 						     bool *young)
 {
 	unsigned int i, n = 0;
 
-	for (i = 0; i < nr; i++)
+	for (i = 0; any_young && i < nr; i++)
 		if (ptep_clear_flush_young(vma, addr + i * PAGE_SIZE, ptep + i))
 			n++;
 	*young = mmu_notifier_clear_flush_young(vma->vm_mm, addr,
@@ -222,18 +233,25 @@ static unsigned int ft_look_around_ptes(struct page_vma_mapped_walk *pvmw,
 
 /*
  * foliotune: the accessed-bit test of a run of @nr PTEs at pvmw->pte, by the
- * walk ft_referenced_pte_batch() named in @walk.  Returns the PTEs found
- * young; *@young is whether the run counts as referenced.
+ * walk ft_referenced_pte_batch() named in @walk, which also found whether
+ * any of the run's accessed bits is set (@any_young).  A run found all old
+ * is not read again: under MGLRU no look-around is due, under the classic
+ * LRU only the secondary MMUs are asked.  Returns the PTEs found young;
+ * *@young is whether the run counts as referenced.
  */
 static unsigned int ft_referenced_young_ptes(struct page_vma_mapped_walk *pvmw,
 					     unsigned int nr,
 					     enum foliotune_counter walk,
+					     bool any_young,
 					     bool *young)
 {
-	if (walk == FT_referenced_lru_gen_batches)
-		return ft_look_around_ptes(pvmw, nr, young);
+	if (walk == FT_referenced_lru_gen_batches) {
+		*young = false;
+		return any_young ? ft_look_around_ptes(pvmw, nr, young) : 0;
+	}
 	return ft_clear_flush_young_ptes_notify(pvmw->vma, pvmw->address,
-						pvmw->pte, nr, young);
+						pvmw->pte, nr, any_young,
+						young);
 }
 
 /* foliotune: counters for one iteration (see the top). */
