@@ -11,8 +11,9 @@
 # (stock), with referenced_batch=0 and =1: all three must decide alike, as
 # stock's rules say, and the counters must show which path ran.  Under
 # MGLRU (without its page-table walk, so that accessed bits reach eviction)
-# the same for the "all" reclaim: stock's decisions, the look-around called
-# from batched runs (referenced_lru_gen_batches).  Last,
+# the same with referenced.py's MGLRU layout (a VMA per folio, a faulted
+# ballast): stock's decisions, the look-around called from batched runs
+# (referenced_lru_gen_batches).  Last,
 # ft_integrity's file cases under memcg reclaim while unmap_batch and
 # referenced_batch flip at random: data intact, both modes of both knobs
 # seen, counter identities hold.
@@ -25,7 +26,7 @@ ra=$FT_RA
 integ=("$FT_REPO/tests/progs/ft_integrity" -d "$FT_XFS" -b "$ra" -s 8 -r memcg -U flip
 	-c file-thp-shared-clean -c file-pte2m -c file-mprotect-middle -c file-fork-shared)
 n_integ=$("${integ[@]}" -P 2>/dev/null || echo 0)
-plan $((56 + n_integ))
+plan $((63 + n_integ))
 
 # Expected stock decisions, in referenced.py's order (none start middle end
 # run2 all procs2 procs1 split2 split1 mlock pmd_none pmd_young).  One
@@ -34,6 +35,9 @@ plan $((56 + n_integ))
 # tries to unmap it; try_to_unmap_one() refuses VM_LOCKED and reclaim
 # activates it.  A "?" would match anything.
 expect=RKKKKKAKAKARK
+# Under MGLRU: met once each too, and PG_active is folded into the
+# generation, so a kept folio reads K whether kept or activated.
+mexpect=RKKKKKKKKKKRK
 
 # field NAME LINE: the value of NAME=V in LINE
 field() { [[ " $2" =~ \ $1=([^ ]+) ]] && echo "${BASH_REMATCH[1]}"; }
@@ -55,7 +59,7 @@ mkdir -p "$cg"
 # MADV_HUGEPAGE readahead needs THP not "never"
 [ "$thp0" = never ] && echo madvise > "$thp"
 
-# run LABEL [all]: one referenced.py run inside $cg; sets r
+# run LABEL [mglru]: one referenced.py run inside $cg; sets r
 run() {
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
@@ -136,21 +140,30 @@ check "referenced: 2*batches <= batched_ptes <= 512*batches" \
 # ---- MGLRU: the look-around at each young PTE of a run, as stock calls it
 # lru_gen core only (0x0001): no page-table walk ages the test folios, so
 # the accessed bits reach eviction and the reference walk's look-arounds
-# harvest them (clearing their neighbours', other folios' included): the
-# "all" folio stays mapped only if its run's young PTEs were looked at.
+# harvest them: the "all" folio stays mapped only if its run's young PTEs
+# were found.  Each folio in its own VMA, so no look-around reaches another
+# test folio (referenced.py's docstring): a folio's decision is its own.
 echo 0x0001 > "$lrugen"
 check_eq "referenced: MGLRU on, without its page-table walk" 0x0001 "$(cat "$lrugen")"
 ft_unload
-run "mglru stock" all
+run "mglru stock" mglru
 mstock=$(field decisions "$r")
 check "referenced: mglru: stock: ran ($r)" test -n "$mstock"
+check_eq "referenced: mglru: stock: geometry as planned (premise)" "0 4096" \
+	"$(field geometry_bad "$r") $(field pmd_mapped_kb "$r")"
+check_eq "referenced: mglru: stock: memory.reclaim reached its target" 0 "$(field reclaim_err "$r")"
 check "referenced: mglru: stock: the all-young folio stays mapped (look-around premise: $mstock)" \
 	test -n "$mstock" -a "${mstock:5:1}" != R
+check "referenced: mglru: stock: decisions $mstock follow the stock rules ($mexpect)" \
+	like "$mexpect" "$mstock"
 check "referenced: mglru: load foliotune" ft_load
 for v in 0 1; do
 	echo $v > "$FT_DEBUGFS/referenced_batch"
-	run "mglru batch=$v" all
+	run "mglru batch=$v" mglru
 	d=$(field decisions "$r")
+	check_eq "referenced: mglru: batch=$v: geometry as planned (premise)" "0 4096" \
+		"$(field geometry_bad "$r") $(field pmd_mapped_kb "$r")"
+	check_eq "referenced: mglru: batch=$v: memory.reclaim reached its target" 0 "$(field reclaim_err "$r")"
 	check "referenced: mglru: batch=$v: decisions $d are stock's ($mstock)" \
 		test -n "$mstock" -a "$d" = "$mstock"
 	check "referenced: mglru: batch=$v: young PTEs found ($(field referenced_young_ptes "$r"))" \

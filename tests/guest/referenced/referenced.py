@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""referenced.py DIR CGROUP [all] - one reclaim pass over 2 MiB file folios with
+"""referenced.py DIR CGROUP [mglru] - one reclaim pass over 2 MiB file folios with
 known accessed-bit patterns; prints reclaim's decision for each folio and
 the foliotune counters' deltas as "key=value" on one line.  Run it in
 CGROUP (a memcg), as root, with the classic LRU or MGLRU, with or without
@@ -40,8 +40,25 @@ Reclaim thus meets each test folio once: "reclaim" unmaps it, "keep"
 rotates it to the head behind the ballast, "activate" moves it to the
 active list, which stays too small to be scanned.  Decisions read back from
 pagemap and kpageflags: R (no PTE left), A (mapped, PG_active), K (mapped,
-inactive).  "all" asks memory.reclaim for everything instead (MGLRU, whose
-aging keeps the mapped test folios younger than the ballast).
+inactive).
+
+"mglru", for MGLRU (lru_gen core only: no page-table walk clears the
+accessed bits before eviction), changes two things.  Folios added by a
+fault go to the youngest generation (folio_add_lru(): lru_gen_in_fault()),
+page cache added by read() to the oldest, so the ballast is faulted
+through a mapping (unmapped again before the reclaim) instead of read():
+it then sits in the test folios' generation, younger than them, and the
+one pass meets each test folio once, as with the classic LRU (a kept folio
+goes to a younger generation than the rest of the ballast).  And every
+PTE-mapped folio gets a VMA of its own, between PROT_NONE holes: the
+look-around at a young PTE (lru_gen_look_around(): up to 64 PTEs of the
+same page table and VMA) clears and promotes what it finds, so in one
+shared VMA a folio whose run shares a page table with its neighbour's
+would decide the neighbour's fate by being met first.  Each folio keeps
+its two runs (496 + 16 PTEs).  Decisions are then R or K only (MGLRU
+folds PG_active into the generation): reclaim for none and pmd_none, keep
+for the others (mlock: try_to_unmap_one() refuses it, reclaim activates
+it).
 """
 import ctypes
 import mmap
@@ -182,22 +199,28 @@ def child_proc(fd, idx, read, rd, wr):
 
 def main():
     d, cg = sys.argv[1], sys.argv[2]
-    everything = len(sys.argv) > 3 and sys.argv[3] == "all"
+    mglru = len(sys.argv) > 3 and sys.argv[3] == "mglru"
     tag = "%d" % os.getpid()
     tpath, bpath = "%s/ft-ref-%s" % (d, tag), "%s/ft-ref-ballast-%s" % (d, tag)
     tsize, bsize = NF * FOLIO, 4 * NF * FOLIO
     fd = write_file(tpath, tsize)
     os.close(write_file(bpath, bsize))
     pmd0 = PATTERNS.index("pmd_none")
-    a = map_at(fd, 0, pmd0 * FOLIO, SHIFT)
+    if mglru:
+        # one VMA per folio: no look-around reaches another folio's PTEs
+        fas = [map_at(fd, i * FOLIO, FOLIO, SHIFT) for i in range(pmd0)]
+    else:
+        a = map_at(fd, 0, pmd0 * FOLIO, SHIFT)
+        fas = [a + i * FOLIO for i in range(pmd0)]
     pmd_a = map_at(fd, pmd0 * FOLIO, (NF - pmd0) * FOLIO, 0)
 
     def fa(p):
-        return a + PATTERNS.index(p) * FOLIO
+        return fas[PATTERNS.index(p)]
 
     # fault every page of the PTE-mapped folios, and the PMD ones
-    for i in range(pmd0 * NPG):
-        touch(a + i * PAGE)
+    for f in fas:
+        for i in range(NPG):
+            touch(f + i * PAGE)
     for f in range(NF - pmd0):
         touch(pmd_a + f * FOLIO)
     # pages 100-199 of the split folios become a VMA of their own (no
@@ -221,7 +244,7 @@ def main():
     # geometry: one order-9 folio per 2 MiB, every page mapped
     bad = 0
     for i in range(pmd0):
-        pm = pagemap(a + i * FOLIO, NPG)
+        pm = pagemap(fas[i], NPG)
         pfns = [e & ((1 << 55) - 1) for e in pm if e >> 63]
         if len(pfns) != NPG or pfns[0] % NPG or \
            any(q != pfns[0] + k for k, q in enumerate(pfns)) or \
@@ -252,21 +275,29 @@ def main():
             touch(fa(p) + i * PAGE)
     touch(pmd_a + FOLIO)                       # pmd_young
 
-    # the ballast: younger unmapped page cache
-    with open(bpath, "rb") as f:
-        while f.read(1 << 20):
-            pass
+    # the ballast: younger unmapped page cache (MGLRU: faulted, see above)
+    if mglru:
+        bfd = os.open(bpath, os.O_RDONLY)
+        b = mmap.mmap(bfd, bsize, mmap.MAP_SHARED, mmap.PROT_READ)
+        os.close(bfd)
+        for i in range(0, bsize, PAGE):
+            b[i]
+        b.close()
+    else:
+        with open(bpath, "rb") as f:
+            while f.read(1 << 20):
+                pass
 
     c0 = counters()
     err = "0"
     try:
         with open("%s/memory.reclaim" % cg, "w") as f:
-            f.write("%d" % (tsize + (bsize if everything else bsize // 2)))
+            f.write("%d" % (tsize + bsize // 2))
     except OSError as e:
         err = e.strerror.replace(" ", "_")
     c1 = counters()
 
-    dec = [decision(a + i * FOLIO) for i in range(pmd0)]
+    dec = [decision(f) for f in fas]
     for f in range(NF - pmd0):
         pm = pagemap(pmd_a + f * FOLIO, 1)
         if not pm[0] >> 63:
