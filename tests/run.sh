@@ -145,11 +145,6 @@ suites=" ${FT_GUEST_SUITES:-main reclaim unmap} "
 # another box and builds, main took 805 s and reclaim 414 s of tests, so
 # main gets 1200 s and reclaim 900 s (test-load-pressure's own bound is
 # 300 s).
-# test-referenced comes first, on a fresh boot: its MGLRU part compares
-# reclaim decisions of runs in one boot, and after test-load-pressure's
-# reclaim they were seen to differ between two stock-code runs (batch=0 vs
-# stock, 2026-12-03), never in six boots where it ran first or after light
-# tests (the mutation lane's five, one alone).
 reclaim_tests=(tests/guest/test-referenced.sh tests/guest/test-load-pressure.sh tests/guest/test-unmap-*.sh)
 main_tests=()
 for t in tests/guest/test-*.sh; do

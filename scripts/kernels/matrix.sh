@@ -165,6 +165,14 @@ foliotune.patch from 6.12.111 on.  The module compiles for 6.12.107 and
 klp-symbols.list); the binary and boot stages of `make verify-kernel` are
 what proves each build.
 
+A change to a patch that leaves its context lines alone (marked lines
+only) keeps each build's proof of the copies, but is made and compiled
+again on every build: `make modules-all` runs `make kcopy` (no fuzz,
+every hunk marked) and the module build per verified build.  Last after
+such a change: 2026-12-03 at da72b79 (`folio_referenced_one()` handed
+the run's any-young answer): 25 of 25 builds, no fuzz, built; not booted
+(CI's kernels stage boots two of them).
+
 ## What it costs (shared 2-core host, TCG)
 
 | step | time |
