@@ -50,9 +50,6 @@
 #define FT_AB_VERSION	1
 #define FT_AB_MIN_PAIRS	3
 #define FT_AB_PAIRS	8
-#define FT_AB_MAX_PAIRS	1000	/* the exact distributions stay cheap */
-#define FT_AB_LEVEL	0.95
-#define FT_AB_ALPHA	0.05
 
 /* ---- the arms ---- */
 
@@ -182,7 +179,7 @@ static int ft_ab_args(int argc, char **argv, struct ft_ab *ab)
 			ab->aa = true;
 			break;
 		case 'n':
-			ret = ft_ab_uint("-n", optarg, FT_AB_MAX_PAIRS, &ab->pairs);
+			ret = ft_ab_uint("-n", optarg, FT_STATS_MAX_PAIRS, &ab->pairs);
 			break;
 		case 'w':
 			ret = ft_ab_uint("-w", optarg, 1000, &ab->warmup);
@@ -258,7 +255,7 @@ static int ft_ab_args(int argc, char **argv, struct ft_ab *ab)
 		return ft_usage_error(EINVAL, "ab: arms A and B have the same settings (-a, -b or -k); for the noise floor use --aa");
 	if (ab->pairs < 6)
 		ft_warn("with %u pairs the signed-rank test cannot reach p < %.2f (its smallest p-value is %.3f): the verdict will be 'no difference'",
-			ab->pairs, FT_AB_ALPHA, 2.0 / (1u << ab->pairs));
+			ab->pairs, FT_STATS_ALPHA, 2.0 / (1u << ab->pairs));
 	return -1;
 }
 
@@ -993,55 +990,8 @@ enum ft_ab_kind { FT_AB_WALL, FT_AB_METRIC, FT_AB_METRIC_TIME, FT_AB_COUNTER };
 struct ft_ab_res {
 	char name[160];
 	enum ft_ab_kind kind;
-	bool ratio;		/* B/A of paired log ratios, else B-A shift */
-	struct ft_summary s[2];
-	struct ft_wilcoxon w;
-	struct ft_hl hl;
-	double est, lo, hi;	/* ratio or shift */
-	bool can_detect;	/* can this n reach p < alpha at all */
-	double detect;		/* smallest detectable effect: fraction, or absolute */
-	bool detect_abs;
-	int verdict;		/* +1 B higher, -1 B lower, 0 none shown */
+	struct ft_paired cmp;
 };
-
-static void ft_ab_analyse(const double *a, const double *b, size_t n,
-			  bool ratio, struct ft_ab_res *res)
-{
-	double *d = ft_xcalloc(n, sizeof(*d));
-	size_t i;
-
-	ft_summarise(a, n, &res->s[0]);
-	ft_summarise(b, n, &res->s[1]);
-	for (i = 0; i < n; i++)
-		d[i] = ratio ? log(b[i] / a[i]) : b[i] - a[i];
-	ft_wilcoxon(d, n, &res->w);
-	ft_hodges_lehmann(d, n, FT_AB_LEVEL, &res->hl);
-	res->ratio = ratio;
-	res->est = ratio ? exp(res->hl.est) : res->hl.est;
-	res->lo = ratio ? exp(res->hl.lo) : res->hl.lo;
-	res->hi = ratio ? exp(res->hl.hi) : res->hl.hi;
-	/* the interval must agree with the test */
-	res->verdict = 0;
-	if (res->w.p < FT_AB_ALPHA && res->hl.lo > 0)
-		res->verdict = 1;
-	else if (res->w.p < FT_AB_ALPHA && res->hl.hi < 0)
-		res->verdict = -1;
-	/*
-	 * Smallest detectable effect: half the interval's width.  A true effect
-	 * of that size moves an interval this wide just clear of "no change"
-	 * (detected about half the time); smaller effects are not shown.
-	 */
-	res->can_detect = res->w.p_min < FT_AB_ALPHA;
-	if (ratio) {
-		res->detect = exp((res->hl.hi - res->hl.lo) / 2) - 1;
-	} else if (res->s[0].median != 0) {
-		res->detect = (res->hl.hi - res->hl.lo) / 2 / fabs(res->s[0].median);
-	} else {
-		res->detect = (res->hl.hi - res->hl.lo) / 2;
-		res->detect_abs = true;
-	}
-	free(d);
-}
 
 /* a percentage with the digits that mean something: 166, 26.1, 0.042 */
 static const char *ft_ab_pct(double p, char *buf, size_t len)
@@ -1063,20 +1013,20 @@ static const char *ft_ab_verdict(const struct ft_ab_res *r, char *buf, size_t le
 	const char *up = time ? "B slower" : "B higher";
 	const char *down = time ? "B faster" : "B lower";
 
-	if (r->verdict)
-		snprintf(buf, len, "%s", r->verdict > 0 ? up : down);
-	else if (!r->can_detect && !r->w.nzero)
+	if (r->cmp.verdict)
+		snprintf(buf, len, "%s", r->cmp.verdict > 0 ? up : down);
+	else if (!r->cmp.can_detect && !r->cmp.w.nzero)
 		snprintf(buf, len, "with %zu pair%s no difference can be shown at p < %.2f (6 are needed)",
-			 r->w.n, r->w.n == 1 ? "" : "s", FT_AB_ALPHA);
-	else if (!r->can_detect)
+			 r->cmp.w.n, r->cmp.w.n == 1 ? "" : "s", FT_STATS_ALPHA);
+	else if (!r->cmp.can_detect)
 		snprintf(buf, len, "with %zu pairs, %zu of them differing, no difference can be shown at p < %.2f (6 differing pairs are needed)",
-			 r->w.n + r->w.nzero, r->w.n, FT_AB_ALPHA);
-	else if (r->detect_abs)
+			 r->cmp.w.n + r->cmp.w.nzero, r->cmp.w.n, FT_STATS_ALPHA);
+	else if (r->cmp.detect_abs)
 		snprintf(buf, len, "no difference these runs can show: the smallest effect they could detect is %.4g",
-			 r->detect);
+			 r->cmp.detect);
 	else
 		snprintf(buf, len, "no difference these runs can show: the smallest effect they could detect is %s%%",
-			 ft_ab_pct(100 * r->detect, pct, sizeof(pct)));
+			 ft_ab_pct(100 * r->cmp.detect, pct, sizeof(pct)));
 	return buf;
 }
 
@@ -1084,10 +1034,10 @@ static int ft_ab_res_cmp(const void *x, const void *y)
 {
 	const struct ft_ab_res *a = x, *b = y;
 
-	if (!a->verdict != !b->verdict)
-		return a->verdict ? -1 : 1;
-	if (a->w.p != b->w.p)
-		return a->w.p < b->w.p ? -1 : 1;
+	if (!a->cmp.verdict != !b->cmp.verdict)
+		return a->cmp.verdict ? -1 : 1;
+	if (a->cmp.w.p != b->cmp.w.p)
+		return a->cmp.w.p < b->cmp.w.p ? -1 : 1;
 	return strcmp(a->name, b->name);
 }
 
@@ -1120,7 +1070,7 @@ static struct ft_ab_res *ft_ab_results(const struct ft_ab_data *d, size_t *nres,
 	}
 	snprintf(res[nr].name, sizeof(res[nr].name), "wall_seconds");
 	res[nr].kind = FT_AB_WALL;
-	ft_ab_analyse(a, b, n, true, &res[nr++]);
+	ft_paired(a, b, n, true, &res[nr++].cmp);
 	if (d->metric_name) {
 		ok = true;
 		pos = true;
@@ -1133,7 +1083,7 @@ static struct ft_ab_res *ft_ab_results(const struct ft_ab_data *d, size_t *nres,
 		if (ok) {
 			snprintf(res[nr].name, sizeof(res[nr].name), "%s", d->metric_name);
 			res[nr].kind = d->metric_time ? FT_AB_METRIC_TIME : FT_AB_METRIC;
-			ft_ab_analyse(a, b, n, pos, &res[nr++]);
+			ft_paired(a, b, n, pos, &res[nr++].cmp);
 		}
 	}
 	*nfixed = nr;
@@ -1159,7 +1109,7 @@ static struct ft_ab_res *ft_ab_results(const struct ft_ab_data *d, size_t *nres,
 			memset(&res[nr], 0, sizeof(res[nr]));
 			snprintf(res[nr].name, sizeof(res[nr].name), "%s/%s", c->source, c->name);
 			res[nr].kind = FT_AB_COUNTER;
-			ft_ab_analyse(a, b, n, false, &res[nr++]);
+			ft_paired(a, b, n, false, &res[nr++].cmp);
 		}
 		qsort(res + *nfixed, nr - *nfixed, sizeof(*res), ft_ab_res_cmp);
 	}
@@ -1190,30 +1140,30 @@ static void ft_ab_json_res(const struct ft_ab_res *r)
 	jsonw_string_field(ft_jw, "kind", r->kind == FT_AB_WALL ? "wall" :
 			   r->kind == FT_AB_COUNTER ? "counter" :
 			   r->kind == FT_AB_METRIC_TIME ? "metric_time" : "metric");
-	ft_ab_json_summary("A", &r->s[0]);
-	ft_ab_json_summary("B", &r->s[1]);
-	jsonw_string_field(ft_jw, "estimate_of", r->ratio ? "B/A" : "B-A");
-	jsonw_float_field_fmt(ft_jw, "estimate", "%.9g", r->est);
-	jsonw_float_field_fmt(ft_jw, "ci_low", "%.9g", r->lo);
-	jsonw_float_field_fmt(ft_jw, "ci_high", "%.9g", r->hi);
-	jsonw_float_field_fmt(ft_jw, "ci_level", "%.4f", r->hl.level);
+	ft_ab_json_summary("A", &r->cmp.s[0]);
+	ft_ab_json_summary("B", &r->cmp.s[1]);
+	jsonw_string_field(ft_jw, "estimate_of", r->cmp.ratio ? "B/A" : "B-A");
+	jsonw_float_field_fmt(ft_jw, "estimate", "%.9g", r->cmp.est);
+	jsonw_float_field_fmt(ft_jw, "ci_low", "%.9g", r->cmp.lo);
+	jsonw_float_field_fmt(ft_jw, "ci_high", "%.9g", r->cmp.hi);
+	jsonw_float_field_fmt(ft_jw, "ci_level", "%.4f", r->cmp.hl.level);
 	jsonw_name(ft_jw, "wilcoxon");
 	jsonw_start_object(ft_jw);
-	jsonw_uint_field(ft_jw, "n", r->w.n);
-	jsonw_uint_field(ft_jw, "zeros_dropped", r->w.nzero);
-	jsonw_bool_field(ft_jw, "ties", r->w.ties);
-	jsonw_float_field_fmt(ft_jw, "w_plus", "%.1f", r->w.w_plus);
-	jsonw_float_field_fmt(ft_jw, "p", "%.6g", r->w.p);
-	jsonw_float_field_fmt(ft_jw, "p_min", "%.6g", r->w.p_min);
+	jsonw_uint_field(ft_jw, "n", r->cmp.w.n);
+	jsonw_uint_field(ft_jw, "zeros_dropped", r->cmp.w.nzero);
+	jsonw_bool_field(ft_jw, "ties", r->cmp.w.ties);
+	jsonw_float_field_fmt(ft_jw, "w_plus", "%.1f", r->cmp.w.w_plus);
+	jsonw_float_field_fmt(ft_jw, "p", "%.6g", r->cmp.w.p);
+	jsonw_float_field_fmt(ft_jw, "p_min", "%.6g", r->cmp.w.p_min);
 	jsonw_end_object(ft_jw);
 	jsonw_string_field(ft_jw, "verdict", ft_ab_verdict(r, v, sizeof(v)));
-	if (r->verdict || !r->can_detect)
-		jsonw_null_field(ft_jw, r->detect_abs ? "smallest_detectable" :
+	if (r->cmp.verdict || !r->cmp.can_detect)
+		jsonw_null_field(ft_jw, r->cmp.detect_abs ? "smallest_detectable" :
 				 "smallest_detectable_pct");
-	else if (r->detect_abs)
-		jsonw_float_field_fmt(ft_jw, "smallest_detectable", "%.6g", r->detect);
+	else if (r->cmp.detect_abs)
+		jsonw_float_field_fmt(ft_jw, "smallest_detectable", "%.6g", r->cmp.detect);
 	else
-		jsonw_float_field_fmt(ft_jw, "smallest_detectable_pct", "%.2f", 100 * r->detect);
+		jsonw_float_field_fmt(ft_jw, "smallest_detectable_pct", "%.2f", 100 * r->cmp.detect);
 	jsonw_end_object(ft_jw);
 }
 
@@ -1302,17 +1252,17 @@ static void ft_ab_text_res(const struct ft_ab_res *r)
 
 	printf("%-22s %12s %12s %12s %12s\n", r->name, "median", "IQR", "min", "max");
 	for (i = 0; i < 2; i++)
-		printf("  %-20s %12.6g %12.6g %12.6g %12.6g\n", arm[i], r->s[i].median,
-		       r->s[i].q3 - r->s[i].q1, r->s[i].min, r->s[i].max);
-	if (r->ratio)
+		printf("  %-20s %12.6g %12.6g %12.6g %12.6g\n", arm[i], r->cmp.s[i].median,
+		       r->cmp.s[i].q3 - r->cmp.s[i].q1, r->cmp.s[i].min, r->cmp.s[i].max);
+	if (r->cmp.ratio)
 		printf("  B/A %.4f, %.1f%% CI %.4f..%.4f (Hodges-Lehmann, paired log ratios)\n",
-		       r->est, 100 * r->hl.level, r->lo, r->hi);
+		       r->cmp.est, 100 * r->cmp.hl.level, r->cmp.lo, r->cmp.hi);
 	else
 		printf("  B-A %.6g, %.1f%% CI %.6g..%.6g (Hodges-Lehmann, paired differences)\n",
-		       r->est, 100 * r->hl.level, r->lo, r->hi);
-	printf("  Wilcoxon signed-rank: n=%zu%s%s, W+=%.1f, exact p=%.4g\n", r->w.n,
-	       r->w.nzero ? " (zero differences dropped)" : "",
-	       r->w.ties ? " (ties: mid-ranks)" : "", r->w.w_plus, r->w.p);
+		       r->cmp.est, 100 * r->cmp.hl.level, r->cmp.lo, r->cmp.hi);
+	printf("  Wilcoxon signed-rank: n=%zu%s%s, W+=%.1f, exact p=%.4g\n", r->cmp.w.n,
+	       r->cmp.w.nzero ? " (zero differences dropped)" : "",
+	       r->cmp.w.ties ? " (ties: mid-ranks)" : "", r->cmp.w.w_plus, r->cmp.w.p);
 	printf("  verdict: %s\n\n", ft_ab_verdict(r, v, sizeof(v)));
 }
 
@@ -1380,25 +1330,25 @@ static void ft_ab_text(const struct ft_ab_data *d, const struct ft_ab_res *res,
 	}
 	printf("counters whose deltas differ between the arms (B-A: Hodges-Lehmann shift,\n"
 	       "%.0f%% CI; exact Wilcoxon signed-rank p; 'could detect': the smallest effect\n"
-	       "these runs could show, in %% of A's median):\n", 100 * FT_AB_LEVEL);
+	       "these runs could show, in %% of A's median):\n", 100 * FT_STATS_LEVEL);
 	printf("%-40s %12s %12s %12s %25s %8s  %s\n", "counter", "A median", "B median",
 	       "B-A", "CI", "p", "verdict");
 	for (i = nfixed; i < nres; i++) {
 		const struct ft_ab_res *r = &res[i];
 		char ci[64], v[64], pct[32];
 
-		snprintf(ci, sizeof(ci), "%.6g..%.6g", r->lo, r->hi);
-		if (r->verdict)
-			snprintf(v, sizeof(v), "%s", r->verdict > 0 ? "B higher" : "B lower");
-		else if (!r->can_detect)
+		snprintf(ci, sizeof(ci), "%.6g..%.6g", r->cmp.lo, r->cmp.hi);
+		if (r->cmp.verdict)
+			snprintf(v, sizeof(v), "%s", r->cmp.verdict > 0 ? "B higher" : "B lower");
+		else if (!r->cmp.can_detect)
 			snprintf(v, sizeof(v), "none shown (too few non-zero differences)");
-		else if (r->detect_abs)
-			snprintf(v, sizeof(v), "none shown (could detect %.4g)", r->detect);
+		else if (r->cmp.detect_abs)
+			snprintf(v, sizeof(v), "none shown (could detect %.4g)", r->cmp.detect);
 		else
 			snprintf(v, sizeof(v), "none shown (could detect %s%%)",
-				 ft_ab_pct(100 * r->detect, pct, sizeof(pct)));
-		printf("%-40s %12.6g %12.6g %12.6g %25s %8.4g  %s\n", r->name, r->s[0].median,
-		       r->s[1].median, r->est, ci, r->w.p, v);
+				 ft_ab_pct(100 * r->cmp.detect, pct, sizeof(pct)));
+		printf("%-40s %12.6g %12.6g %12.6g %25s %8.4g  %s\n", r->name, r->cmp.s[0].median,
+		       r->cmp.s[1].median, r->cmp.est, ci, r->cmp.w.p, v);
 	}
 }
 
@@ -1556,9 +1506,9 @@ static int ft_st_parse(const char *path, char *buf, struct ft_st *st, char *msg,
 				 nt == 2 ? "a sample" : "a pair");
 			return -EINVAL;
 		}
-		if (k->n == FT_AB_MAX_PAIRS * 100) {
+		if (k->n == FT_STATS_MAX_PAIRS * 100) {
 			snprintf(msg, msglen, "%s:%u: more than %d values of %s", path, lineno,
-				 FT_AB_MAX_PAIRS * 100, tok[0]);
+				 FT_STATS_MAX_PAIRS * 100, tok[0]);
 			return -E2BIG;
 		}
 		if (k->n == k->cap) {
@@ -1618,15 +1568,15 @@ static void ft_st_pairs(const struct ft_st_key *k, bool time)
 		pos &= k->v[0][i] > 0 && k->v[1][i] > 0;
 	snprintf(r.name, sizeof(r.name), "%s", k->name);
 	r.kind = time ? FT_AB_METRIC_TIME : FT_AB_METRIC;
-	ft_ab_analyse(k->v[0], k->v[1], k->n, pos, &r);
+	ft_paired(k->v[0], k->v[1], k->n, pos, &r.cmp);
 	if (ft_json) {
 		ft_ab_json_res(&r);
 		return;
 	}
 	printf("%s\tpairs\t%zu\t%.10g\t%.10g\t%s\t%.10g\t%.10g\t%.10g\t%.6g\t%s\t%s\n",
-	       r.name, k->n, r.s[0].median, r.s[1].median, r.ratio ? "B/A" : "B-A",
-	       r.est, r.lo, r.hi, r.w.p,
-	       r.verdict ? code[r.verdict + 1] : r.can_detect ? "none" : "few",
+	       r.name, k->n, r.cmp.s[0].median, r.cmp.s[1].median, r.cmp.ratio ? "B/A" : "B-A",
+	       r.cmp.est, r.cmp.lo, r.cmp.hi, r.cmp.w.p,
+	       r.cmp.verdict ? code[r.cmp.verdict + 1] : r.cmp.can_detect ? "none" : "few",
 	       ft_ab_verdict(&r, v, sizeof(v)));
 }
 
@@ -1676,8 +1626,8 @@ int ft_cmd_stats(int argc, char **argv)
 	}
 	if (ft_json) {
 		jsonw_start_object(ft_jw);
-		jsonw_float_field_fmt(ft_jw, "alpha", "%.2f", FT_AB_ALPHA);
-		jsonw_float_field_fmt(ft_jw, "ci_level", "%.2f", FT_AB_LEVEL);
+		jsonw_float_field_fmt(ft_jw, "alpha", "%.2f", FT_STATS_ALPHA);
+		jsonw_float_field_fmt(ft_jw, "ci_level", "%.2f", FT_STATS_LEVEL);
 		jsonw_name(ft_jw, "results");
 		jsonw_start_array(ft_jw);
 	} else {
