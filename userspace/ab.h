@@ -11,11 +11,6 @@
 
 int ft_cmd_ab(int argc, char **argv);
 int ft_cmd_stats(int argc, char **argv);
-bool ft_is_ab_file(const char *buf);
-/* Whether the file at path starts as an ab file does. */
-bool ft_ab_sniff(const char *path);
-/* Print the report of an ab file (text or JSON); 0 or an exit code. */
-int ft_ab_report_file(const char *path);
 bool ft_ab_parse_metric(const regex_t *re, const char *text, double *out);
 /* The machine's fingerprint, "env KEY VALUE" lines; dir: debugfs or NULL. */
 
