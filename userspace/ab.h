@@ -1,22 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * ab.h - the ab and stats commands and ab files (ab.c).
+ * ab.h - the ab command (ab.c).
  */
 #ifndef FT_AB_H
 #define FT_AB_H
 
-#include <regex.h>
-#include <stdbool.h>
-#include <stdio.h>
-
 int ft_cmd_ab(int argc, char **argv);
-int ft_cmd_stats(int argc, char **argv);
-bool ft_is_ab_file(const char *buf);
-/* Whether the file at path starts as an ab file does. */
-bool ft_ab_sniff(const char *path);
-/* Print the report of an ab file (text or JSON); 0 or an exit code. */
-int ft_ab_report_file(const char *path);
-bool ft_ab_parse_metric(const regex_t *re, const char *text, double *out);
-/* The machine's fingerprint, "env KEY VALUE" lines; dir: debugfs or NULL. */
 
 #endif /* FT_AB_H */

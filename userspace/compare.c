@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ab.h"
+#include "ab_report.h"
 #include "compare.h"
 #include "fileio.h"
 #include "foliotune.h"

@@ -17,6 +17,7 @@
 #include "options.h"
 #include "output.h"
 #include "record.h"
+#include "stats_cmd.h"
 #include "status.h"
 #include "support.h"
 

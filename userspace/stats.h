@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * stats.h - the statistics of ab: quartiles, Wilcoxon signed-rank test,
- * Hodges-Lehmann interval (stats.c).
+ * Hodges-Lehmann interval, and the comparison of two arms' pairs that
+ * ab and stats report (stats.c).
  */
 #ifndef FT_STATS_H
 #define FT_STATS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#define FT_STATS_MAX_PAIRS	1000	/* the exact distributions stay cheap */
+#define FT_STATS_LEVEL		0.95	/* the intervals' confidence */
+#define FT_STATS_ALPHA		0.05	/* a difference is shown at p below it */
 
 struct ft_summary {
 	size_t n;
@@ -31,5 +36,18 @@ struct ft_hl {
 };
 void ft_hodges_lehmann(const double *d, size_t n, double level,
 		       struct ft_hl *hl);
+struct ft_paired {
+	bool ratio;		/* B/A of paired log ratios, else B-A shift */
+	struct ft_summary s[2];
+	struct ft_wilcoxon w;
+	struct ft_hl hl;
+	double est, lo, hi;	/* ratio or shift */
+	bool can_detect;	/* can this n reach p < alpha at all */
+	double detect;		/* smallest detectable effect: fraction, or absolute */
+	bool detect_abs;
+	int verdict;		/* +1 B higher, -1 B lower, 0 none shown */
+};
+void ft_paired(const double *a, const double *b, size_t n, bool ratio,
+	       struct ft_paired *res);
 
 #endif /* FT_STATS_H */
