@@ -10,7 +10,11 @@
 #  - unmap_batch=0 against 1: "B faster" with p < 0.05, and the premise from
 #    the counters: unmap_batch_order9 moved in B's runs and in no A run;
 #  - A/A (--aa, unmap_batch=1 in both arms): "no difference".  By the exact
-#    test's construction a false alarm has probability at most 5%;
+#    test's construction a false alarm has probability at most 5%, too often
+#    for a suite that runs at every landing: a difference found is put to a
+#    second, independent A/A, and only a difference found twice fails (at
+#    most 0.25% by chance; a bias of ab's own, such as arms that do not run
+#    alike, shows in both);
 #  - SIGINT while an A run runs: exit 130, the knobs restored, the runs done
 #    kept in the file.
 # Every ab report is printed as diagnostics (the smallest detectable effect
@@ -64,14 +68,24 @@ check_eq "ab file2m: unmap_batch restored" 1 "$(cat "$FT_DEBUGFS/unmap_batch")"
 check_eq "ab file2m: every pair recorded" "$PAIRS" "$(grep -c '^ab_run .* A$' "$w/ab.txt")"
 
 # ---- A/A: the noise floor
-"$ft" ab -o "$w/aa.txt" --aa -a unmap_batch=1 -n "$PAIRS" -w 1 -t \
-	-m '^reclaim_seconds ([0-9.]+)' -N reclaim_seconds -- sh "$w/file2m.sh" > "$w/out" 2>&1
-rc=$?
-sed 's/^/# /' "$w/out"
+# aa N: A/A number N into $w/aa.txt; sets rc and v (its verdict)
+aa() {
+	rm -f "$w/aa.txt"
+	"$ft" ab -o "$w/aa.txt" --aa -a unmap_batch=1 -n "$PAIRS" -w 1 -t \
+		-m '^reclaim_seconds ([0-9.]+)' -N reclaim_seconds -- sh "$w/file2m.sh" > "$w/out" 2>&1
+	rc=$?
+	sed "s/^/# A\/A $1: /" "$w/out"
+	v=$(py "res['reclaim_seconds']['verdict']" "$w/aa.txt")
+}
+nodiff="no difference these runs can show: the smallest effect they could detect is "
+aa 1
+if [ "$rc" = 0 ] && [[ $v != "$nodiff"*% ]]; then
+	echo "# A/A 1 found a difference ($v): a second A/A decides"
+	aa 2
+fi
 check_eq "ab --aa: exit status" 0 "$rc"
-v=$(py "res['reclaim_seconds']['verdict']" "$w/aa.txt")
 case $v in
-"no difference these runs can show: the smallest effect they could detect is "*%) ok "ab --aa: $v" ;;
+"$nodiff"*%) ok "ab --aa: $v" ;;
 *) not_ok "ab --aa: no difference" "verdict: $v" ;;
 esac
 check_eq "ab --aa: the same settings in both arms" "unmap_batch=1 reclaim_probes=1" \
