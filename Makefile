@@ -181,7 +181,7 @@ $(KCOPY)/patch: $(KCOPY_INPUTS)
 	@src='$(KCOPY_KSRC)'; \
 	if [ -z "$$src" ]; then \
 		src=$$(scripts/kernels/fetch.sh $(KVER) --path source) && \
-		{ [ -e "$$src/.version" ] || scripts/kernels/fetch.sh $(KVER) source; }; \
+		scripts/kernels/fetch.sh $(KVER) source; \
 	fi && python3 scripts/kernels/kcopy.py $(CURDIR) "$$src" $(KCOPY)
 
 kcopy: $(KCOPY)/patch

@@ -179,18 +179,28 @@ fetch_headers() {
 # and what make verify-kernel runs from the source.
 source_files=(
 	mm/rmap.c mm/memory.c mm/internal.h mm/filemap.c
-	arch/x86/include/asm/tlbflush.h
+	arch/x86/include/asm/tlbflush.h arch/x86/mm/pgtable.c
 	Makefile scripts/extract-vmlinux
 )
+
+# source_complete DIR: DIR holds every file above.  One cached before a file
+# joined the list is fetched again.
+source_complete() {
+	local f
+	[ -e "$1/.version" ] || return 1
+	for f in "${source_files[@]}"; do
+		[ -e "$1/$f" ] || return 1
+	done
+}
 
 fetch_source() {
 	# A source already cached needs no registry (make kcopy, make deps).
 	local have
 	have=$(pkg_version)
-	[ -n "$have" ] && [ -e "$cache/linux-source/$have/.version" ] && return
+	[ -n "$have" ] && source_complete "$cache/linux-source/$have" && return
 	resolve
 	local dest=$cache/linux-source/$version
-	[ -e "$dest/.version" ] && return
+	source_complete "$dest" && return
 	need_root
 	echo "kernels: fetching linux-source-6.12 $version" >&2
 	new_part "$dest"

@@ -94,15 +94,18 @@ lock, which PREEMPT_RT's sleeping spinlocks do not give.
 ## The copies of kernel code
 
 foliotune compiles copies of kernel code: the functions it replaces
-(`try_to_unmap_one`, `folio_referenced_one`, `set_pte_range`) and static
-helpers a module cannot reach (module/kcopy/sources.list names every
-definition).  They are made for each build from that build's own
+(`try_to_unmap_one`, `folio_referenced_one`, `set_pte_range`), static
+helpers a module cannot reach, and x86's accessed-bit test-and-clear as
+static functions the batched reference check inlines
+(module/kcopy/sources.list names every definition).  They are made for each build from that build's own
 linux-source, the way kpatch makes a livepatch: the source files, then a
 patch, then the result.  `make kcopy [KVER=REL]` (scripts/kernels/kcopy.py;
 `make module` and every other module build run it) takes mm/rmap.c,
-mm/memory.c, mm/internal.h and arch/x86/include/asm/tlbflush.h of the
-build's source package (fetched into the kernel cache through the private
-apt configuration, `linux-source/VERSION/`), applies the patch that
+mm/memory.c, mm/internal.h, arch/x86/include/asm/tlbflush.h and
+arch/x86/mm/pgtable.c of the build's source package (fetched into the
+kernel cache through the private apt configuration,
+`linux-source/VERSION/`; a source cached before a file joined the list is
+fetched again), applies the patch that
 module/kcopy/patches.list picks by the source's upstream version
 (`patch -F0`: offsets are fine, fuzz is not), and writes into
 `build/kcopy/REL/`:

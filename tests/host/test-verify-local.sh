@@ -113,10 +113,9 @@ ksrc=$(scripts/kernels/fetch.sh "$dkver" --path source 2>/dev/null)
 if [ -r "$ksrc/mm/rmap.c" ]; then
 	fake
 	s=$cache/linux-source/$dpkg
-	mkdir -p "$s/mm" "$s/arch/x86/include/asm" "$s/scripts"
-	for f in mm/rmap.c mm/memory.c mm/internal.h mm/filemap.c arch/x86/include/asm/tlbflush.h Makefile; do
-		cp "$ksrc/$f" "$s/$f"
-	done
+	# the cached source as fetch.sh made it (only the files it fetches)
+	mkdir -p "$s"
+	cp -r "$ksrc/." "$s/"
 	echo "$dpkg" > "$s/.version"
 	sed -i 's/^\tunsigned long hsz = 0;$/\tunsigned long hsz = 1;/' "$s/mm/rmap.c"
 	if cmp -s "$ksrc/mm/rmap.c" "$s/mm/rmap.c"; then
