@@ -16,7 +16,10 @@
  * LRU is in use.  Such a run of nr PTEs costs one folio_pte_batch() pass,
  * which also finds whether any accessed bit is set; if one is, nr
  * ptep_clear_flush_young() (what ptep_clear_flush_young_notify() calls per
- * PTE); one mmu_notifier_clear_flush_young() for the run's range instead
+ * PTE), inlined from a copy of the build's x86 code: out of line it is a
+ * call into ptep_test_and_clear_young() around one locked bit clear, and
+ * the two calls cost more than the clear (bench/README.md);
+ * one mmu_notifier_clear_flush_young() for the run's range instead
  * of nr, one page_vma_mapped_walk() step instead of nr, and one
  * "referenced" decision.
  * pra->mapcount, pra->referenced and pra->vm_flags come out as stock leaves
@@ -82,6 +85,8 @@
 #include "kcopy/tlbflush_hidden.h"
 #include "kcopy/rmap_static.h"
 #include "internal.h"
+/* x86's ptep_clear_flush_young() of this build, as static copies (kcopy) */
+#include "kcopy-gen/pgtable_young.c"
 #include "referenced.h"
 
 /* Knob referenced_batch: 1 = test PTE runs in one pass (default), 0 = stock. */
@@ -175,7 +180,8 @@ static unsigned int ft_referenced_pte_batch(struct folio *folio,
 
 /*
  * foliotune: ptep_clear_flush_young_notify() for @nr PTEs: the same
- * ptep_clear_flush_young() on each, then the secondary MMUs once for the
+ * ptep_clear_flush_young() on each (the build's, copied to be inlined:
+ * ft_ptep_clear_flush_young()), then the secondary MMUs once for the
  * whole range (their handlers test every page of it, as nr page-sized calls
  * would).  With !@any_young (folio_pte_batch() found every accessed bit
  * clear, PTL held) the per-PTE calls are skipped: on an old PTE x86's
@@ -193,7 +199,8 @@ static unsigned int ft_clear_flush_young_ptes_notify(struct vm_area_struct *vma,
 	unsigned int i, n = 0;
 
 	for (i = 0; any_young && i < nr; i++)
-		if (ptep_clear_flush_young(vma, addr + i * PAGE_SIZE, ptep + i))
+		if (ft_ptep_clear_flush_young(vma, addr + i * PAGE_SIZE,
+					      ptep + i))
 			n++;
 	*young = mmu_notifier_clear_flush_young(vma->vm_mm, addr,
 						addr + nr * PAGE_SIZE);
