@@ -33,7 +33,7 @@ only the pages of each pattern below are read again:
   pmd_none  PMD-mapped, no access             reclaim
   pmd_young PMD-mapped, read                  keep
 
-One reclaim pass: the test folios are the oldest on the inactive list, a
+First reclaim pass: the test folios are the oldest on the inactive list, a
 ballast of unmapped page cache (4x the test file, read after them) is
 younger, and memory.reclaim asks for the test file plus half the ballast.
 Reclaim thus meets each test folio once: "reclaim" unmaps it, "keep"
@@ -41,6 +41,12 @@ rotates it to the head behind the ballast, "activate" moves it to the
 active list, which stays too small to be scanned.  Decisions read back from
 pagemap and kpageflags: R (no PTE left), A (mapped, PG_active), K (mapped,
 inactive).
+
+A second pass (classic LRU only), nothing read since: memory.reclaim of
+everything in CGROUP.  A folio kept by the first pass had its accessed bits
+cleared there and PG_referenced set, so now reclaim finds it unreferenced
+and reclaims it (R); one whose bits the first pass left set would be
+activated again and stay.  Its decisions: "decisions2".
 
 "mglru", for MGLRU (lru_gen core only: no page-table walk clears the
 accessed bits before eviction), changes two things.  Folios added by a
@@ -297,14 +303,26 @@ def main():
         err = e.strerror.replace(" ", "_")
     c1 = counters()
 
-    dec = [decision(f) for f in fas]
-    for f in range(NF - pmd0):
-        pm = pagemap(pmd_a + f * FOLIO, 1)
-        if not pm[0] >> 63:
-            dec.append("R")
-        else:
-            fl = kpageflags((pm[0] & ((1 << 55) - 1)) & ~(NPG - 1))
-            dec.append("A" if fl & (1 << KPF_ACTIVE) else "K")
+    def decisions():
+        dec = [decision(f) for f in fas]
+        for f in range(NF - pmd0):
+            pm = pagemap(pmd_a + f * FOLIO, 1)
+            if not pm[0] >> 63:
+                dec.append("R")
+            else:
+                fl = kpageflags((pm[0] & ((1 << 55) - 1)) & ~(NPG - 1))
+                dec.append("A" if fl & (1 << KPF_ACTIVE) else "K")
+        return "".join(dec)
+
+    dec = decisions()
+    dec2 = None
+    if not mglru:
+        try:
+            with open("%s/memory.reclaim" % cg, "w") as f:
+                f.write("%d" % (tsize + bsize))
+        except OSError:
+            pass    # EAGAIN: less than asked was left to reclaim
+        dec2 = decisions()
     for pid, _, _ in kids:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
@@ -312,8 +330,10 @@ def main():
     os.unlink(tpath)
     os.unlink(bpath)
 
-    out = ["decisions=" + "".join(dec), "geometry_bad=%d" % bad,
+    out = ["decisions=" + dec, "geometry_bad=%d" % bad,
            "pmd_mapped_kb=%d" % pmd_mapped, "reclaim_err=" + err]
+    if dec2 is not None:
+        out.append("decisions2=" + dec2)
     for k in sorted(c1):
         if k.startswith("referenced_") or k.startswith("unmap_"):
             out.append("%s=%d" % (k, c1[k] - c0.get(k, 0)))
