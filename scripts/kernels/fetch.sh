@@ -175,13 +175,13 @@ fetch_headers() {
 	commit_part "$kdir/headers"
 }
 
-# The source files foliotune's copies come from (module/kcopy/sources.list),
-# and what make verify-kernel runs from the source.
-source_files=(
-	mm/rmap.c mm/memory.c mm/internal.h mm/filemap.c
-	arch/x86/include/asm/tlbflush.h arch/x86/mm/pgtable.c
-	Makefile scripts/extract-vmlinux
-)
+# The source files foliotune's copies come from (the second column of
+# module/kcopy/sources.list), and what make verify-kernel runs from the
+# source: the callers it checks (mm/filemap.c), the version, extract-vmlinux.
+mapfile -t source_files < <(awk '!/^#/ && NF { print $2 }' \
+	"$here/../../module/kcopy/sources.list" | sort -u)
+[ ${#source_files[@]} -gt 0 ] || die "no kernel files in module/kcopy/sources.list"
+source_files+=(mm/filemap.c Makefile scripts/extract-vmlinux)
 
 # source_complete DIR: DIR holds every file above.  One cached before a file
 # joined the list is fetched again.
