@@ -97,9 +97,9 @@ foliotune compiles copies of kernel code: the functions it replaces
 (`try_to_unmap_one`, `folio_referenced_one`, `set_pte_range`), static
 helpers a module cannot reach, and x86's accessed-bit test-and-clear as
 static functions the batched reference check inlines
-(module/kcopy/sources.list names every definition).  They are made for each build from that build's own
-linux-source, the way kpatch makes a livepatch: the source files, then a
-patch, then the result.  `make kcopy [KVER=REL]` (scripts/kernels/kcopy.py;
+(module/kcopy/sources.list names every definition).  They are made for
+each build from that build's own linux-source, the way kpatch makes a
+livepatch: the source files, then a patch, then the result.  `make kcopy [KVER=REL]` (scripts/kernels/kcopy.py;
 `make module` and every other module build run it) takes mm/rmap.c,
 mm/memory.c, mm/internal.h, arch/x86/include/asm/tlbflush.h and
 arch/x86/mm/pgtable.c of the build's source package (fetched into the
