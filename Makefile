@@ -306,11 +306,7 @@ modules-all:
 	@set -e; for k in $(FT_KERNELS); do $(MAKE) --no-print-directory KVER=$$k kernel-module; done
 
 check-kernels: cli progs
-	@fail=0; for k in $(FT_KERNELS); do \
-		$(MAKE) --no-print-directory KVER=$$k kernel-module >/dev/null || { echo "not ok - kernels: $$k: module build"; fail=1; continue; }; \
-		if r=$$(scripts/kernels/smoke.sh $$k $(BUILD)/modules/$$k/foliotune.ko $(BUILD)/smoke/$$k); then \
-			echo "ok - kernels: $$k: smoke suite, $$r"; else echo "not ok - kernels: $$k: smoke suite"; fail=1; fi; \
-	done; exit $$fail
+	scripts/kernels/check-all.sh $(FT_KERNELS)
 
 kernels-doc:
 	scripts/kernels/matrix.sh > docs/kernels.md.tmp
