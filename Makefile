@@ -398,7 +398,11 @@ debug-catches:
 	$(DEBUG_ENV) tests/debug-kernel/catches.sh
 
 # The whole suite: host tests, style, and the guest suites in the test box.
-check: all ksrc mm-selftests
+# The prerequisites build on every core at once (kbuild, the copies, the mm
+# selftests); the suites then run their own lanes (tests/run.sh).
+FT_JOBS ?= $(shell nproc)
+check:
+	@$(MAKE) --no-print-directory -j$(FT_JOBS) all ksrc mm-selftests
 	tests/run.sh
 
 # The long reliability runs (tests/soak.sh): make soak [DURATION=2h]
