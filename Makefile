@@ -448,7 +448,7 @@ bench: module cli progs
 # make plots RESULTS=bench/results/DIR
 plots:
 	@test -n "$(RESULTS)" || { echo 'usage: make plots RESULTS=bench/results/DIR'; exit 1; }
-	bench/plot.sh $(RESULTS)
+	bench/report/plot.py $(RESULTS)
 
 # Regenerate the knob and counter tables of docs/counters.md from
 # include/foliotune.h (tests/host/test-docs.sh checks they agree).

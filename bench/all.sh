@@ -6,11 +6,11 @@
 #
 #   bench/results/<date>-<commit>/
 #     README.md            what is where, the exact command
-#     unmap/results.md     batched vs stock try_to_unmap_one (bench/unmap-report.sh)
+#     unmap/results.md     batched vs stock try_to_unmap_one (bench/report/unmap.py)
 #     unmap/raw/           its records, outputs, bpftrace maps, console log
-#     faultaround/results.md, faultaround/raw/   (bench/faultaround-report.sh)
-#     reclaim/results.md, reclaim/raw/   unmap_batch x referenced_batch (bench/reclaim-report.sh)
-#     plots/*.png *.svg *.dat   (bench/plot.sh, from the raw/ dirs)
+#     faultaround/results.md, faultaround/raw/   (bench/report/faultaround.py)
+#     reclaim/results.md, reclaim/raw/   unmap_batch x referenced_batch (bench/report/reclaim.py)
+#     plots/*.png *.svg *.dat   (bench/report/plot.py, from the raw/ dirs)
 #
 # Three test-box boots, one per benchmark script (each sets up its own disk,
 # swap and module state and is calibrated on its own; merging them would
@@ -67,7 +67,7 @@ case $skip in *" reclaim "*) ;; *)
 esac
 
 echo "bench: == plots"
-bench/plot.sh "$out" || rc=1
+bench/report/plot.py "$out" || rc=1
 
 {
 	echo "# foliotune benchmarks: $(basename "$out")"
@@ -88,7 +88,7 @@ bench/plot.sh "$out" || rc=1
 	echo "## Figures"
 	echo
 	rel=$out; case $out in "$repo"/*) rel=${out#"$repo"/} ;; esac
-	echo "Made by \`bench/plot.sh $rel\` from the raw/ files"
+	echo "Made by \`bench/report/plot.py $rel\` from the raw/ files"
 	echo "(each PNG has an SVG and the .dat it plotted next to it)."
 	echo
 	for p in unmap-time unmap-speedup unmap-batches fa-launch fa-seqread; do

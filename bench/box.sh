@@ -34,16 +34,16 @@ trap 'exit 130' INT TERM
 rc=0
 for b in $benches; do
 	case $b in
-	unmap)		out=$(bench_results_dir "$commit" -box) guest=bench/unmap-guest.sh report=bench/unmap-report.sh ;;
+	unmap)		out=$(bench_results_dir "$commit" -box) guest=bench/unmap-guest.sh report=bench/report/unmap.py ;;
 	faultaround)	out=$(bench_results_dir "$commit" -box-faultaround) guest=bench/faultaround-guest.sh
-			report=bench/faultaround-report.sh ;;
+			report=bench/report/faultaround.py ;;
 	reclaim)	out=$(bench_results_dir "$commit" -box-reclaim) guest=bench/reclaim-guest.sh
-			report=bench/reclaim-report.sh ;;
+			report=bench/report/reclaim.py ;;
 	*)		echo "bench-box: unknown benchmark $b (unmap, faultaround, reclaim)" >&2; rc=2; continue ;;
 	esac
 	[ -n "$out" ] && mkdir -p "$out/raw" || exit 2
 	host_meta > "$out/raw/host-meta.txt"
-	# plot.sh draws no unmap figures from a reclaim session
+	# plot.py draws no unmap figures from a reclaim session
 	[ "$b" = reclaim ] && echo "benchmark reclaim" >> "$out/raw/host-meta.txt"
 	box_setup > "$out/raw/setup.out" 2>&1 || { cat "$out/raw/setup.out" >&2; exit 2; }
 	echo "bench-box: $b: results in $out"

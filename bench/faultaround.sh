@@ -13,7 +13,7 @@
 # ft_spawn.
 # It makes a scratch xfs image, boots the test box once
 # (tests/vm/vmrun.sh -s bench/faultaround-guest.sh), then runs
-# bench/faultaround-report.sh.  Raw files: OUTDIR/raw/.
+# bench/report/faultaround.py.  Raw files: OUTDIR/raw/.
 #
 # Environment (passed to the guest; see faultaround-guest.sh):
 #   BENCH_REPS (8)      repetitions of every scenario x configuration
@@ -106,7 +106,7 @@ bench_boot "$out" "$BENCH_IMG" 2G -m "${BENCH_MEM:-2G}" -c 2 -t "$timeout_s" \
 	-s "$here/faultaround-guest.sh" "$out" "${args[@]}"
 rc=$?
 
-if ! "$here/faultaround-report.sh" "$out" > /dev/null && [ "$rc" = 0 ]; then
+if ! "$here/report/faultaround.py" "$out" > /dev/null && [ "$rc" = 0 ]; then
 	rc=2
 fi
 [ -f "$out/results.md" ] && cat "$out/results.md"

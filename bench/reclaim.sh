@@ -10,7 +10,7 @@
 # Builds nothing: it needs module/foliotune.ko, userspace/foliotune and
 # tests/progs/ft_reclaim_bench from `make`.  It makes a scratch xfs image,
 # boots the test box once (tests/vm/vmrun.sh) running
-# bench/reclaim-guest.sh, then bench/reclaim-report.sh.
+# bench/reclaim-guest.sh, then bench/report/reclaim.py.
 #
 # Environment (passed to the guest; see reclaim-guest.sh):
 #   BENCH_WORKLOADS ("file2m:256 file2m:1024 filera:2048")  NAME:MB words
@@ -108,7 +108,7 @@ esac
 accel=$(bench_accel)
 bench_host_start "$out" "$cmdline" "$commit" "$accel" "$mem" "$est" "$timeout_s"
 {
-	# plot.sh leaves this raw/ out of the unmap figures (its configurations
+	# plot.py leaves this raw/ out of the unmap figures (its configurations
 	# include one named stock)
 	echo "benchmark reclaim"
 	echo "kernel_args ${BENCH_KERNEL_ARGS:-}"
@@ -129,7 +129,7 @@ echo "reclaim.sh: estimated $((est / 60)) min under $accel (timed runs $((timed 
 bench_boot_guest "$out" "${img_mb}M" "$mem" "$timeout_s" "$here/reclaim-guest.sh" $VARS
 rc=$?
 
-if ! "$here/reclaim-report.sh" "$out" && [ "$rc" = 0 ]; then
+if ! "$here/report/reclaim.py" "$out" && [ "$rc" = 0 ]; then
 	rc=2
 fi
 echo "reclaim.sh: $out/results.md (to commit it, first bench/pack.sh $out)"

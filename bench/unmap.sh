@@ -9,7 +9,7 @@
 # Builds nothing: it needs module/foliotune.ko, userspace/foliotune and
 # tests/progs/ft_*_bench from `make`.  It makes a scratch xfs image, boots
 # the test box once (tests/vm/vmrun.sh) running bench/unmap-guest.sh,
-# then bench/unmap-report.sh.  Results: bench/results/<date>-<commit>/
+# then bench/report/unmap.py.  Results: bench/results/<date>-<commit>/
 # (results.md + raw/).
 #
 # Environment (passed to the guest):
@@ -81,7 +81,7 @@ bench_boot_guest "$out" "${img_mb}M" "${BENCH_MEM:-4G}" "$timeout_s" "$here/unma
 	BENCH_REPS BENCH_SECONDS BENCH_SIZE_MB BENCH_ONLY BENCH_OVERHEAD BENCH_TRACE_REPS BENCH_WARMUP
 rc=$?
 
-if ! "$here/unmap-report.sh" "$out" && [ "$rc" = 0 ]; then
+if ! "$here/report/unmap.py" "$out" && [ "$rc" = 0 ]; then
 	rc=2
 fi
 echo "unmap.sh: $out/results.md (to commit it, first bench/pack.sh $out)"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench/plot.sh makes every figure from the raw files alone, in both
+# bench/report/plot.py makes every figure from the raw files alone, in both
 # layouts: a committed session's raw.tar.xz (DIR/raw) and the smoke fixture
 # (make bench's DIR/{unmap,faultaround}/raw), and the data it plots is the
 # data in the records.  Needs gnuplot (scripts/deps.sh installs gnuplot-nox).
@@ -19,7 +19,7 @@ o=$w/$(basename "$run") n=$w/bench-smoke
 mkdir -p "$o" "$n" && cp "$run/raw.tar.xz" "$o/" && cp -r "$fixture/unmap" "$fixture/faultaround" "$n/"
 mkdir -p "$w/expect" && tar -xJf "$run/raw.tar.xz" -C "$w/expect"
 
-"$repo/bench/plot.sh" "$o" > "$w/old.log" 2>&1
+"$repo/bench/report/plot.py" "$o" > "$w/old.log" 2>&1
 check_eq "plot: a session's raw.tar.xz (DIR/raw) exits 0" 0 "$?"
 for f in unmap-time unmap-speedup unmap-batches; do
 	check "plot: raw.tar.xz makes $f.png and $f.svg" test -s "$o/plots/$f.png" -a -s "$o/plots/$f.svg"
@@ -37,7 +37,7 @@ check_eq "plot: unmap-batches takes the order9 runs of file2m from its records" 
 check "plot: figures say QEMU TCG" grep -q 'QEMU TCG guest (software emulation)' "$o/plots/unmap-time.svg"
 check "plot: figures of a session are not labelled smoke" bash -c "! grep -q 'SMOKE RUN' '$o/plots/unmap-time.svg'"
 
-"$repo/bench/plot.sh" "$n" > "$w/new.log" 2>&1
+"$repo/bench/report/plot.py" "$n" > "$w/new.log" 2>&1
 check_eq "plot: make bench layout (DIR/*/raw) exits 0" 0 "$?"
 for f in unmap-time unmap-speedup unmap-batches fa-launch fa-seqread; do
 	check "plot: make bench layout makes $f.png and $f.svg" test -s "$n/plots/$f.png" -a -s "$n/plots/$f.svg"
@@ -53,6 +53,6 @@ check_eq "plot: fa-launch plots the stock run's average launch time" "$want" \
 	"$(awk '$1 == "\"launch-zram\"" { print $2 }' "$n/plots/fa-launch.dat")"
 
 mkdir -p "$w/empty"
-"$repo/bench/plot.sh" "$w/empty" > /dev/null 2>&1
+"$repo/bench/report/plot.py" "$w/empty" > /dev/null 2>&1
 rc=$?
 check "plot: a directory without raw/ or raw.tar.xz fails (exit $rc)" test "$rc" -ne 0
