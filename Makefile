@@ -123,14 +123,18 @@ module/verified/$(KVER).h:
 # checking every name against the real symbol table of the target build
 # (the test box's /proc/kallsyms, dumped once per KVER: Debian's
 # /boot/System.map is a stub and the -dbg package is a 1 GB download).
-KLP_LIST := module/klp-symbols.list
+# The lines of the list that apply to KVER (a symbol of one kernel
+# generation is qualified there: scripts/kernels/klp_list.py).
+KLP_LIST := $(BUILD)/klp-symbols-$(KVER).list
+KLP_LISTS := module/klp-symbols.list
 ifneq ($(and $(filter 1,$(FT_DEBUG_LANE)),$(shell grep -sx CONFIG_LOCKDEP=y $(KDIR)/.config)),)
 # A lockdep kernel's inlines reach one more unexported symbol.
-KLP_LIST := $(BUILD)/klp-symbols.list
-$(KLP_LIST): module/klp-symbols.list module/klp-symbols-debug.list
-	mkdir -p $(BUILD)
-	cat $^ > $@
+KLP_LISTS += module/klp-symbols-debug.list
 endif
+$(KLP_LIST): $(KLP_LISTS) scripts/kernels/klp_list.py
+	mkdir -p $(BUILD)
+	python3 scripts/kernels/klp_list.py $(KVER) $(KLP_LISTS) > $@.tmp
+	mv $@.tmp $@
 KLP_SYMVERS := $(BUILD)/klp-$(KVER).symvers
 KLP_CONVERT := scripts/klp-convert
 
@@ -175,8 +179,8 @@ endef
 # module/kcopy/'s patch by scripts/kernels/kcopy.py: $(KCOPY)/kcopy-gen/*.c,
 # which module/ #includes.  Never written into module/.  make kcopy shows it.
 KCOPY := $(BUILD)/kcopy/$(KVER)
-KCOPY_INPUTS := module/kcopy/sources.list module/kcopy/patches.list \
-	$(wildcard module/kcopy/*.patch) scripts/kernels/kcopy.py
+KCOPY_INPUTS := $(wildcard module/kcopy/*.list module/kcopy/*.patch) \
+	scripts/kernels/kcopy.py
 $(KCOPY)/patch: $(KCOPY_INPUTS)
 	@src='$(KCOPY_KSRC)'; \
 	if [ -z "$$src" ]; then \

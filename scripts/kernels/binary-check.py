@@ -3,16 +3,18 @@
 """binary-check.py [--kaslr] REPO KALLSYMS VMLINUX KSRC CONFIG - prove on one kernel
 build's binary what foliotune's livepatch assumes, or name what fails:
 
-  * each function foliotune replaces (module/kcopy/sources.list, the
-    OURS=KERNEL names whose copy is foliotune_KERNEL) exists exactly once
+  * each function foliotune replaces (the sources list module/kcopy/
+    patches.list names for KSRC: the OURS=KERNEL names whose copy is
+    foliotune_KERNEL) exists exactly once
     in kallsyms, with no .isra/.constprop/.part/.cold clone: a clone would
     keep running the old code for the callers that use it;
   * every call of it in its own source file (the only place the compiler
     can inline it: CONFIG_LTO_NONE) is a real call in the binary, found
     by disassembling the calling function: an inlined copy would silently
     bypass the livepatch;
-  * every name in module/klp-symbols.list is in kallsyms, exactly once or
-    as often as its sympos allows.
+  * every name in module/klp-symbols.list that applies to KSRC's version
+    (scripts/kernels/klp_list.py) is in kallsyms, exactly once or as often
+    as its sympos allows.
 
 KALLSYMS must come from a boot with nokaslr, so that its addresses are the
 vmlinux's; with --kaslr (a running machine's /proc/kallsyms) they are moved
@@ -20,9 +22,14 @@ back by the offset of its _text from the start of the vmlinux's .text (KASLR
 moves the kernel's image as one piece: sizes do not change).  Prints "NAME SIZE" per replaced function (kallsyms' size: the
 distance to the next symbol, what the module's load-time check compares).
 """
+import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kcopy      # noqa: E402  (the sources list of a source)
+import klp_list   # noqa: E402  (the klp-symbols.list lines of a version)
 
 CLONE = re.compile(r'^(.*?)\.(isra|constprop|part|cold|llvm)\.?\d*')
 
@@ -70,13 +77,12 @@ def main():
     nxt = {a: b for a, b in zip(addrs, addrs[1:])}
 
     replaced = []
-    for line in open(repo + '/module/kcopy/sources.list'):
-        if line.startswith('#') or not line.strip():
-            continue
-        _, kfile, *names = line.split()
-        for n in names:
-            o, _, k = n.partition('=')
-            if k and o == 'foliotune_' + k:
+    _, slist, _ = kcopy.pick_patch(repo, ksrc)
+    if slist is None:
+        die('no patch in module/kcopy/patches.list fits %s' % ksrc)
+    for _, kfile, names in kcopy.spec(repo, slist):
+        for o, k in names:
+            if o == 'foliotune_' + k:
                 replaced.append((k, kfile))
 
     ok = True
@@ -117,10 +123,12 @@ def main():
                 print('binary-check: %s calls %s in the source, but its code in vmlinux has no '
                       'call to it (an inlined copy the livepatch would miss)' % (caller, fn))
                 ok = False
+    ver = kcopy.upstream(ksrc)
     for line in open(repo + '/module/klp-symbols.list'):
-        f = line.split('#')[0].split()
-        if not f:
+        kept = klp_list.applies(line, ver)
+        if not kept:
             continue
+        f = kept.split()
         n = f[0]
         pos = int(f[1]) if len(f) > 1 and f[1].isdigit() else 0
         count = len(by_name.get(n, []))

@@ -175,12 +175,12 @@ fetch_headers() {
 	commit_part "$kdir/headers"
 }
 
-# The source files foliotune's copies come from (the second column of
-# module/kcopy/sources.list), and what make verify-kernel runs from the
-# source: the callers it checks (mm/filemap.c), the version, extract-vmlinux.
-mapfile -t source_files < <(awk '!/^#/ && NF { print $2 }' \
-	"$here/../../module/kcopy/sources.list" | sort -u)
-[ ${#source_files[@]} -gt 0 ] || die "no kernel files in module/kcopy/sources.list"
+# The source files foliotune's copies come from (every sources list of
+# module/kcopy/patches.list: kcopy.py --files), and what make verify-kernel
+# runs from the source: the callers it checks (mm/filemap.c), the version,
+# extract-vmlinux.
+mapfile -t source_files < <(python3 "$here/kcopy.py" --files "$here/../..")
+[ ${#source_files[@]} -gt 0 ] || die "no kernel files in module/kcopy/'s sources lists"
 source_files+=(mm/filemap.c Makefile scripts/extract-vmlinux)
 
 # source_complete DIR: DIR holds every file above.  One cached before a file

@@ -28,7 +28,8 @@ gcc -O2 -o "$w/elfdump" "$top/tests/host/klp-convert/elfdump.c" -lelf || exit 1
 "$w/elfdump" "$ko" > "$w/dump"
 
 undef=$(awk -F'\t' '$1 == "sym" && $4 == "0" && $3 != "" { print $3 }' "$w/dump" | sort)
-listed=$(grep -v '^#' "$top/module/klp-symbols.list" | awk 'NF { print $1 }' | sort)
+listed=$(python3 "$top/scripts/kernels/klp_list.py" "$KVER" "$top/module/klp-symbols.list" |
+	awk 'NF { print $1 }' | sort)
 left=$(comm -12 <(echo "$undef") <(echo "$listed"))
 if [ -z "$left" ]; then
 	echo "ok - klp module: no listed symbol is left undefined"
