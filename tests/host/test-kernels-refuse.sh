@@ -47,6 +47,13 @@ else
 	expect "a kernel tree the build root cannot see, with the KDIR that works" \
 		"/lib/modules/.*outside what the trixie build root sees.*give KDIR=.*/kernels/${unverified//+/.}/headers/" \
 		scripts/kernels/kbuild-run.sh $unverified make -C /lib/modules/$unverified/build
+	# Headers made by another compiler than the build root's gcc-14.
+	fakek=$(mktemp -d)
+	echo 'CONFIG_CC_VERSION_TEXT="x86_64-linux-gnu-gcc-14 (Debian 14.2.0-99) 14.2.0"' > "$fakek/.config"
+	expect "a build whose headers name another compiler than the build root's: refused, naming both" \
+		"was built by 'x86_64-linux-gnu-gcc-14 \(Debian 14.2.0-99\) 14.2.0', the trixie build root has 'x86_64-linux-gnu-gcc-14 \(Debian " \
+		scripts/kernels/kbuild-run.sh $unverified make -C "$fakek"
+	rm -rf "$fakek"
 fi
 
 # The support check, as make asks it on a box.
