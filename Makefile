@@ -12,7 +12,7 @@
 # buildroot.sh); KBUILD_RUN (scripts/kernels/kbuild-run.sh) decides.
 # Bookworm builds are compiled by the host's gcc-12.
 
-# A machine that runs a Debian 6.12 kernel is a box foliotune is for: its
+# A machine that runs a Debian 6.12 or Linux 7 kernel is a box foliotune is for: its
 # build is the default, and make builds for it only if the support check
 # passes (below); any other (a build host: bookworm's 6.1, CI's own kernel)
 # builds for the default build, which the QEMU test box boots.  On the box, the
@@ -27,7 +27,7 @@ RUNNING := $(shell uname -r)
 RUNNING_VERSION := $(shell uname -v)
 LIB_MODULES := /lib/modules
 DEFAULT_KVER := $(shell cat scripts/kernels/default-kver)
-KVER ?= $(if $(and $(filter 6.12.%,$(RUNNING)),$(findstring +deb1,$(RUNNING))),$(RUNNING),$(DEFAULT_KVER))
+KVER ?= $(if $(and $(filter 6.12.% 7.%,$(RUNNING)),$(findstring +deb1,$(RUNNING))),$(RUNNING),$(DEFAULT_KVER))
 FT_CACHE ?= /var/cache/foliotune
 # (Recomputed in a sub-make for another KVER: only a KDIR given on the
 # command line wins over the one this KVER implies.)
@@ -110,7 +110,7 @@ VERIFIED_HEADER := $(firstword $(wildcard module/verified/$(KVER).h $(FT_STATE_D
 # verified with: the copies are made from that one, not the registry's
 # current one (fetch.sh).
 ifeq ($(filter module/%,$(VERIFIED_HEADER)),)
-export FT_SOURCE_VERSION := $(shell sed -n 's/^\#define FT_VERIFIED_SOURCE.*linux-source-6.12 \(.*\)"$$/\1/p' $(VERIFIED_HEADER))
+export FT_SOURCE_VERSION := $(shell sed -n 's/^\#define FT_VERIFIED_SOURCE.*linux-source-[0-9.]* \(.*\)"$$/\1/p' $(VERIFIED_HEADER))
 endif
 module/verified/$(KVER).h:
 	$(if $(findstring -rt-,$(KVER)),$(error foliotune refuses $(KVER): PREEMPT_RT kernels are not supported (the per-CPU fault-around record assumes preemption is off under the page-table lock)))
@@ -544,5 +544,5 @@ help:
 	@echo '  make kernels-doc      regenerate docs/kernels.md (the kernel matrix)'
 	@echo '  make kcopy [KVER=...]  the copied kernel code, made from the build'"'"'s source with module/kcopy/'"'"'s patch: where to read it'
 	@echo '  make kcopy-refresh [KVER=...]  after editing build/kcopy/KVER/b/: the patch again, then the copies'
-	@echo '  make kernels-newer    the registry'"'"'s Debian 6.12 builds newer than the newest verified ones'
+	@echo '  make kernels-newer    the registry'"'"'s Debian builds (6.12, Linux 7) newer than the newest verified ones'
 	@echo '  make clean'

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# matrix.sh - print docs/kernels.md (make kernels-doc): the Debian 6.12
-# builds the registry offers (scripts/kernels/list.sh) from 6.12.107 on,
-# amd64 and cloud-amd64 of both suites plus rt-amd64, and for each whether
+# matrix.sh - print docs/kernels.md (make kernels-doc): the Debian builds
+# the registry offers (scripts/kernels/list.sh), 6.12 from 6.12.107 on and
+# every Linux 7 one, amd64 and cloud-amd64 of each suite plus rt-amd64,
+# and for each whether
 # foliotune is verified on it (module/verified/REL.h: date and commit from
 # its header) or why not (scripts/kernels/refused.list, else "not yet
 # verified").
@@ -206,7 +207,7 @@ echo "Default build (scripts/kernels/default-kver, what \`make\` and \`make chec
 echo
 echo "| build | package | verified | date | commit | note |"
 echo "|---|---|---|---|---|---|"
-scripts/kernels/list.sh | awk '{ split($1, v, "[.+]"); if (v[3] + 0 >= 107) print }' |
+scripts/kernels/list.sh | awk '{ split($1, v, "[.+]"); if (v[1] + 0 >= 7 || v[3] + 0 >= 107) print }' |
 while read -r rel pkg; do
 	h=module/verified/$rel.h
 	if [ -f "$h" ]; then
