@@ -29,12 +29,13 @@ gcc -O2 -o "$w/elfdump" "$top/tests/host/klp-convert/elfdump.c" -lelf || exit 1
 # Function or data: klp-convert's own decision (where the symbol lies in
 # vmlinux; from Linux 7.3 the kallsyms letter of every .data symbol is t/T).
 make -s -C "$top/scripts" all || exit 1
-"$top/scripts/klp-convert" --list "$top/module/klp-symbols.list" --kallsyms "$kallsyms" \
+# (the list's lines for KVER: scripts/kernels/klp_list.py)
+python3 "$top/scripts/kernels/klp_list.py" "$KVER" "$top/module/klp-symbols.list" > "$w/list" || exit 1
+"$top/scripts/klp-convert" --list "$w/list" --kallsyms "$kallsyms" \
 	--print-kinds > "$w/kinds" || exit 1
 
 undef=$(awk -F'\t' '$1 == "sym" && $4 == "0" && $3 != "" { print $3 }' "$w/dump" | sort)
-listed=$(python3 "$top/scripts/kernels/klp_list.py" "$KVER" "$top/module/klp-symbols.list" |
-	awk 'NF { print $1 }' | sort)
+listed=$(awk 'NF { print $1 }' "$w/list" | sort)
 left=$(comm -12 <(echo "$undef") <(echo "$listed"))
 if [ -z "$left" ]; then
 	echo "ok - klp module: no listed symbol is left undefined"
