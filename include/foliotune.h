@@ -95,7 +95,7 @@
 	X(unmap_batches, "PTE runs unmapped in one batch (nr >= 2)")	\
 	X(unmap_batched_ptes, "PTEs unmapped inside batches")		\
 	X(unmap_single_ptes, "PTEs unmapped one at a time")		\
-	X(unmap_nobatch_off, "large-folio PTEs done singly: unmap_batch=0") \
+	X(unmap_nobatch_off, "large-folio PTEs done singly: unmap_batch=2 (and 0 on 6.12)") \
 	X(unmap_nobatch_small, "order-0 folio PTEs (nothing to batch)") \
 	X(unmap_nobatch_hugetlb, "hugetlb PTEs (never batched)")	\
 	X(unmap_nobatch_swap, "anon PTEs going to swap (per-PTE by design)") \
@@ -136,7 +136,7 @@
 	X(referenced_batches, "PTE runs whose accessed bits were tested in one pass (nr >= 2)") \
 	X(referenced_batched_ptes, "PTEs tested inside batches")	\
 	X(referenced_single_ptes, "PTEs tested (or, mlocked, skipped) one at a time") \
-	X(referenced_nobatch_off, "large-folio PTEs done singly: referenced_batch=0") \
+	X(referenced_nobatch_off, "large-folio PTEs done singly: referenced_batch=2 (and 0 on 6.12)") \
 	X(referenced_nobatch_small, "order-0 folio PTEs (nothing to batch)") \
 	X(referenced_nobatch_hugetlb, "hugetlb PTEs (never batched)")	\
 	X(referenced_nobatch_lru_gen, "large-folio PTEs done singly: MGLRU on, the mm has MMU notifiers") \
