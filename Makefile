@@ -270,9 +270,14 @@ check-mutants: all
 	-$(MAKE) -k --no-print-directory $(addprefix mutant-,$(MUTANTS))
 	FT_MUTANTS_RECORD=1 tests/mutants/run.sh $(MUTANTS)
 
+# A mutant whose header names a Kver is built for that build (its code is
+# that generation's).
 mutant-%: $(KDIR)/Makefile $(VERIFIED_HEADER) $(KLP_SYMVERS) $(KCOPY)/patch
 	@test -r tests/mutants/$*.patch || { echo "no tests/mutants/$*.patch"; exit 1; }
-	if grep -q '^+++ b/userspace/' tests/mutants/$*.patch; then \
+	kv=$$(sed -n '/^diff /q; s/^Kver: *//p' tests/mutants/$*.patch); \
+	if [ -n "$$kv" ] && [ "$$kv" != "$(KVER)" ]; then \
+		$(MAKE) --no-print-directory KVER=$$kv mutant-$*; \
+	elif grep -q '^+++ b/userspace/' tests/mutants/$*.patch; then \
 		rm -rf $(BUILD)/mutants/$* && mkdir -p $(BUILD)/mutants/$*/userspace && \
 		cp userspace/*.c userspace/*.h userspace/Makefile $(BUILD)/mutants/$*/userspace/ && \
 		cp -r include $(BUILD)/mutants/$*/ && \

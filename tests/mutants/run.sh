@@ -13,6 +13,9 @@
 #              contains this text, or "console-gate" for a kernel error on
 #              the console (vmrun 252, or 251 when it crashed the box)
 #   Timeout: seconds for the boot (optional, default 1200)
+#   Kver: the kernel build to boot and build the mutant for (optional,
+#         default KVER): a bug in code only that build's generation
+#         compiles (Linux 7's arm of the kernel's own code)
 # In the box the mutant is bind-mounted over module/foliotune.ko (or
 # userspace/foliotune), so every test that loads "the" module or runs "the"
 # CLI gets the mutant (the host's files are not touched).  A mutant is
@@ -43,14 +46,14 @@ fi
 fields() { sed -n "/^diff /q; s/^$1: *//p" "$2"; }
 field() { fields "$1" "$2" | head -1; }
 
-# boot LOG-NAME ENV -- COMMAND: one boot of the box, results in $logs/NAME.tap;
-# sets rc.
+# boot LOG-NAME ENV TIMEOUT KVER -- COMMAND: one boot of the box, results
+# in $logs/NAME.tap; sets rc.
 boot() {
-	local name=$1 env=$2 tmo=$3; shift 4
+	local name=$1 env=$2 tmo=$3 kver=$4; shift 5
 	local vmenv=() e
 	for e in $env; do vmenv+=(-e "$e"); done
 	rm -f "$logs/rundir-$name"
-	vm_boot "$repo/build/vm/xfs-mutant.img" 1G -k "$KVER" -q -t "$tmo" -l "$logs/console-$name.log" \
+	vm_boot "$repo/build/vm/xfs-mutant.img" 1G -k "$kver" -q -t "$tmo" -l "$logs/console-$name.log" \
 		-R "$logs/rundir-$name" "${vmenv[@]}" -- "$@" > "$logs/$name.out" 2>&1
 	rc=$?
 	local rundir
@@ -67,24 +70,28 @@ inputs=$(tests/lanes.sh hash mutants)
 caught=0 missed=0 sides=0 t0=$(date +%s)
 : > "$logs/results.tap"
 
-# Control boots: the mutants' tests on the unmodified tree, one per Env
-# ("-" stands for none: an associative array has no empty key).
+# Control boots: the mutants' tests on the unmodified tree, one per Kver
+# and Env ("KVER|ENV": an associative array has no empty key).  A build
+# other than KVER boots its own module (build/modules/KVER/, make
+# modules-all).
 declare -A ctl_tests=()
 for m in "${names[@]}"; do
 	p=tests/mutants/$m.patch
-	key=$(field Env "$p")
-	key=${key:--}
+	kv=$(field Kver "$p")
+	key="${kv:-$KVER}|$(field Env "$p")"
 	for t in $(field Tests "$p"); do
 		case " ${ctl_tests[$key]:-} " in *" $t "*) ;; *) ctl_tests[$key]="${ctl_tests[$key]:-} $t" ;; esac
 	done
 done
 n=0
 for key in "${!ctl_tests[@]}"; do
-	env=${key#-}
+	kv=${key%%|*} env=${key#*|}
 	n=$((n + 1))
 	m0=$(date +%s)
+	ctl_ko=
+	[ "$kv" != "$KVER" ] && ctl_ko="FT_KO=$repo/build/modules/$kv/foliotune.ko"
 	# shellcheck disable=SC2086  # a list of scripts
-	boot "control-$n" "$env" 1800 -- "bash tests/guest/suite.sh ${ctl_tests[$key]}"
+	boot "control-$n" "$env $ctl_ko" 1800 "$kv" -- "bash tests/guest/suite.sh ${ctl_tests[$key]}"
 	bad=$(grep -c '^not ok' "$logs/control-$n.tap")
 	if [ "$rc" != 0 ] || [ "$bad" != 0 ] || ! grep -q '^ok' "$logs/control-$n.tap"; then
 		echo "not ok - control $n (${env:-no Env}:${ctl_tests[$key]}): vmrun exit $rc, $bad failed # see $logs/control-$n.out" |
@@ -103,6 +110,8 @@ for m in "${names[@]}"; do
 	tests=$(field Tests "$p")
 	env=$(field Env "$p")
 	tmo=$(field Timeout "$p")
+	kv=$(field Kver "$p")
+	kv=${kv:-$KVER}
 	mapfile -t by < <(fields Caught-by "$p")
 	if [ -r "build/mutants/$m/foliotune.ko" ]; then
 		art=build/mutants/$m/foliotune.ko target=module/foliotune.ko
@@ -115,7 +124,11 @@ for m in "${names[@]}"; do
 		missed=$((missed + 1))
 		continue
 	fi
-	boot "$m" "$env" "${tmo:-1200}" -- \
+	mko=
+	if [ "$kv" != "$KVER" ] && [ "$target" = module/foliotune.ko ]; then
+		target=build/modules/$kv/foliotune.ko mko="FT_KO=$repo/$target"
+	fi
+	boot "$m" "$env $mko" "${tmo:-1200}" "$kv" -- \
 		"mount --bind '$repo/$art' '$repo/$target' && cmp -s '$repo/$art' '$repo/$target' ||
 			{ echo 'cannot bind the mutant'; exit 3; }
 		 bash tests/guest/suite.sh $tests"
