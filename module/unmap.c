@@ -143,7 +143,7 @@ static inline void ft_unmap_call(int arm)
 #endif
 
 /*
- * foliotune_folio_pte_batch() of foliotune's rules (ft_unmap_run()):
+ * folio_pte_batch_flags() with foliotune's rules (ft_unmap_run()):
  * @respect: a lazyfree run, which may be put back, must be identical but
  * for PFN and accessed bit; a file run may differ in dirty, soft-dirty and
  * writable too.
