@@ -31,7 +31,7 @@ ra=$FT_RA
 integ=("$FT_REPO/tests/progs/ft_integrity" -d "$FT_XFS" -b "$ra" -s 8 -r memcg -U flip
 	-c file-thp-shared-clean -c file-pte2m -c file-mprotect-middle -c file-fork-shared)
 n_integ=$("${integ[@]}" -P 2>/dev/null || echo 0)
-plan $((87 + n_integ))
+plan $((88 + n_integ))
 
 # Expected stock decisions, in referenced.py's order (none start middle end
 # run2 all procs2 procs1 split2 split1 mlock pmd_none pmd_young).  One
@@ -223,6 +223,11 @@ check "referenced: mglru: stock: the all-young folio stays mapped (look-around p
 check "referenced: mglru: stock: decisions $mstock follow the stock rules ($mexpect)" \
 	like "$mexpect" "$mstock"
 check "referenced: mglru: load foliotune" ft_load
+# the reclaim probes rebuild folio_check_references()'s outcome: under
+# MGLRU Linux 7 decides by lru_gen_set_refs() (PG_referenced and
+# PG_workingset, which clear_refs left clear: keep), 6.12 by the classic
+# rule (a folio referenced from two VMAs, procs2 and split2, activated)
+echo 1 > "$FT_DEBUGFS/reclaim_probes"
 for v in 0 1 2; do
 	echo $v > "$FT_DEBUGFS/referenced_batch"
 	run "mglru batch=$v" mglru
@@ -254,6 +259,11 @@ for v in 0 1 2; do
 			"$(field referenced_lru_gen_batches "$r") $(field referenced_kernel_lru_gen_batches "$r")"
 		;;
 	1)
+		# 10 referenced file folios of 512 pages not mlocked: start middle
+		# end run2 all procs2 procs1 split2 split1 pmd_young
+		if ft_linux7; then want="5120 0"; else want="4096 1024"; fi
+		check_eq "referenced: mglru: batch=1: reclaim probes: pageref_keep, pageref_activate as the kernel decides" \
+			"$want" "$(field pageref_keep "$r") $(field pageref_activate "$r")"
 		check "referenced: mglru: batch=1: runs walked for MGLRU (lru_gen_batches)" \
 			test "$(field referenced_lru_gen_batches "$r")" -gt 0
 		check_eq "referenced: mglru: batch=1: every run an MGLRU run" \
@@ -263,6 +273,7 @@ for v in 0 1 2; do
 done
 check "referenced: lru_gen_batches <= batches" \
 	test "$(c referenced_lru_gen_batches)" -le "$(c referenced_batches)"
+echo 0 > "$FT_DEBUGFS/reclaim_probes"
 echo n > "$lrugen"
 
 # ---- integrity under memcg reclaim, both knobs flipping
