@@ -417,8 +417,12 @@ out:
  */
 /*
  * Remember a compiler clone of a listed name (name.isra.0, .constprop.0,
- * .part.0, .cold): an error if the name itself is missing, or if the name
- * is "replaced" (the clone's callers would still run the old code).
+ * .part.0): an error if the name itself is missing, or if the name is
+ * "replaced" (the clone's callers would still run the old code).  A
+ * name.cold is no clone: it holds the function's own cold blocks (GCC's
+ * hot/cold splitting), which only the function jumps to, so the livepatched
+ * entry never reaches it (make verify-kernel's binary check proves that of
+ * the build's vmlinux).
  */
 static void note_clone(struct klp_list *l, const char *name)
 {
@@ -427,6 +431,8 @@ static void note_clone(struct klp_list *l, const char *name)
 	struct klp_sym *s;
 
 	if (!dot || dot == name || dot - name >= KSYM_NAME_LEN)
+		return;
+	if (!strncmp(dot, ".cold", 5) && (!dot[5] || dot[5] == '.'))
 		return;
 	memcpy(base, name, dot - name);
 	base[dot - name] = '\0';

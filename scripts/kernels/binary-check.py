@@ -6,8 +6,12 @@ build's binary what foliotune's livepatch assumes, or name what fails:
   * each function foliotune replaces (the sources list module/kcopy/
     patches.list names for KSRC: the OURS=KERNEL names whose copy is
     foliotune_KERNEL) exists exactly once
-    in kallsyms, with no .isra/.constprop/.part/.cold clone: a clone would
-    keep running the old code for the callers that use it;
+    in kallsyms, with no .isra/.constprop/.part clone: a clone would keep
+    running the old code for the callers that use it.  A NAME.cold part
+    is not a clone but the function's own cold blocks (GCC's hot/cold
+    splitting), which the livepatched entry never reaches: it is accepted
+    when every instruction in vmlinux that refers to it lies inside NAME
+    (7.2's try_to_unmap_one() has one);
   * every call of it in its own source file (the only place the compiler
     can inline it: CONFIG_LTO_NONE) is a real call in the binary, found
     by disassembling the calling function: an inlined copy would silently
@@ -32,6 +36,28 @@ import kcopy      # noqa: E402  (the sources list of a source)
 import klp_list   # noqa: E402  (the klp-symbols.list lines of a version)
 
 CLONE = re.compile(r'^(.*?)\.(isra|constprop|part|cold|llvm)\.?\d*')
+COLD = re.compile(r'^(.*?)\.cold(\.\d+)?$')
+
+
+def cold_refs_outside(vmlinux, cold, cold_end, start, end):
+    """Instructions of vmlinux outside [start, end) (the function) and
+    [cold, cold_end) (its cold part) whose operand lies in the cold part:
+    what would make a NAME.cold part an entry of its own."""
+    out = subprocess.run(['objdump', '-d', '--no-show-raw-insn', vmlinux],
+                         capture_output=True, text=True, check=True).stdout
+    hexnum = re.compile(r'\b(?:0x)?(ffffffff[0-9a-f]{8})\b')
+    bad = []
+    for line in out.split('\n'):
+        m = re.match(r'^\s*([0-9a-f]+):\t(.*)$', line)
+        if not m:
+            continue
+        refs = [int(h, 16) for h in hexnum.findall(m.group(2))]
+        if not any(cold <= r < cold_end for r in refs):
+            continue
+        at = int(m.group(1), 16)
+        if not (start <= at < end or cold <= at < cold_end):
+            bad.append('%x: %s' % (at, m.group(2).strip()))
+    return bad
 
 
 def die(msg):
@@ -89,6 +115,16 @@ def main():
     out = []
     for fn, kfile in replaced:
         clones = sorted({n for n in by_name if CLONE.match(n) and CLONE.match(n).group(1) == fn})
+        for c in [c for c in clones if COLD.match(c)]:
+            if len(by_name.get(fn, [])) != 1 or len(by_name[c]) != 1:
+                continue    # reported below, or ambiguous: stays a clone
+            bad = cold_refs_outside(vmlinux, by_name[c][0], nxt[by_name[c][0]],
+                                    by_name[fn][0], nxt[by_name[fn][0]])
+            if bad:
+                print('binary-check: %s is reached from outside %s (%s): an entry the '
+                      'livepatch would miss' % (c, fn, '; '.join(bad[:3])))
+                ok = False
+            clones.remove(c)
         if clones:
             print('binary-check: %s has compiler clones %s: callers of a clone would '
                   'not be patched; foliotune cannot patch this build' % (fn, ' '.join(clones)))

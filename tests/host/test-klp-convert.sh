@@ -308,12 +308,19 @@ refused "list: a 'replaced' function with a compiler clone beside it is refused 
 	"clone_fn (list line 4): replaced by the livepatch, but kallsyms also has its compiler clone clone_fn.isra.0"
 expect "list: ... and only that one (hidden_fn has no clone)" "$(tr '\n' '|' <"$W/err")" \
 	bash -c "grep -q '1 error' '$W/err' && ! grep -q 'hidden_fn' '$W/err'"
-for c in constprop.0 part.1 cold isra.2; do
+for c in constprop.0 part.1 isra.2; do
 	printf 'ffffffff81001800 t hidden_fn.%s\n' "$c" | cat "$KALLSYMS" - >"$W/kallsyms-c"
 	kc --list "$W/list-repl" --kallsyms "$W/kallsyms-c" --symvers "$SYMVERS" --write-symvers "$W/x.symvers"
 	refused "list: a 'replaced' function with a .$c clone is refused" \
 		"hidden_fn (list line 1): replaced by the livepatch, but kallsyms also has its compiler clone hidden_fn.$c"
 done
+# a .cold part is the function's own cold blocks, not a clone (the binary
+# check of verify-kernel proves only the function jumps to it)
+printf 'hidden_fn address replaced\nhidden_var\ndup_fn 2\n' >"$W/list-cold"
+printf 'ffffffff81001800 t hidden_fn.cold\n' | cat "$KALLSYMS" - >"$W/kallsyms-c"
+kc --list "$W/list-cold" --kallsyms "$W/kallsyms-c" --symvers "$SYMVERS" --write-symvers "$W/x.symvers"
+expect "list: a 'replaced' function with a .cold part is fine" \
+	"exit $rc: $(head -c 300 "$W/err" | tr '\n' '|')" [ "$rc" -eq 0 ]
 printf 'hidden_fn address\nhidden_var\ndup_fn 2\nclone_fn\n' >"$W/list-norepl"
 kc --list "$W/list-norepl" --kallsyms "$W/kallsyms-clone" --symvers "$SYMVERS" "$IN" "$W/norepl.ko"
 expect "list: a clone beside a listed function that is only called is fine" \
