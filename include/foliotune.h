@@ -58,10 +58,8 @@
 	X(FOLIOTUNE_ARM_FOLIOTUNE, foliotune, "foliotune's batching")	\
 	X(FOLIOTUNE_ARM_PTE, pte, "one PTE at a time")
 
-/* The knobs whose value is an arm: X(knob, the function whose walk it picks). */
-#define FOLIOTUNE_ARM_KNOBS(X)						\
-	X(unmap_batch, "try_to_unmap_one")				\
-	X(referenced_batch, "folio_referenced_one")
+/* The knobs whose value is an arm (of try_to_unmap_one's, folio_referenced_one's walk). */
+#define FOLIOTUNE_ARM_KNOBS(X)	X(unmap_batch) X(referenced_batch)
 
 #define FOLIOTUNE_KNOBS(X)						\
 	X(unmap_batch, ENUM, "0|1|2", 0, 2, 1,				\

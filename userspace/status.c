@@ -254,7 +254,7 @@ static const char *ft_transition_text(const struct ft_status *st)
 static const char *ft_arm_text(const struct ft_status *st, const char *knob,
 			       uint64_t value)
 {
-#define FT_ARM_KNOB(name, fn) #name,
+#define FT_ARM_KNOB(name) #name,
 	static const char *const arm_knobs[] = { FOLIOTUNE_ARM_KNOBS(FT_ARM_KNOB) };
 #undef FT_ARM_KNOB
 	size_t i;
