@@ -12,7 +12,7 @@
 # buildroot.sh); KBUILD_RUN (scripts/kernels/kbuild-run.sh) decides.
 # Bookworm builds are compiled by the host's gcc-12.
 
-# A machine that runs a Debian 6.12 kernel is a box foliotune is for: its
+# A machine that runs a Debian 6.12 or Linux 7 kernel is a box foliotune is for: its
 # build is the default, and make builds for it only if the support check
 # passes (below); any other (a build host: bookworm's 6.1, CI's own kernel)
 # builds for the default build, which the QEMU test box boots.  On the box, the
@@ -27,7 +27,7 @@ RUNNING := $(shell uname -r)
 RUNNING_VERSION := $(shell uname -v)
 LIB_MODULES := /lib/modules
 DEFAULT_KVER := $(shell cat scripts/kernels/default-kver)
-KVER ?= $(if $(and $(filter 6.12.%,$(RUNNING)),$(findstring +deb1,$(RUNNING))),$(RUNNING),$(DEFAULT_KVER))
+KVER ?= $(if $(and $(filter 6.12.% 7.%,$(RUNNING)),$(findstring +deb1,$(RUNNING))),$(RUNNING),$(DEFAULT_KVER))
 FT_CACHE ?= /var/cache/foliotune
 # (Recomputed in a sub-make for another KVER: only a KDIR given on the
 # command line wins over the one this KVER implies.)
@@ -110,7 +110,7 @@ VERIFIED_HEADER := $(firstword $(wildcard module/verified/$(KVER).h $(FT_STATE_D
 # verified with: the copies are made from that one, not the registry's
 # current one (fetch.sh).
 ifeq ($(filter module/%,$(VERIFIED_HEADER)),)
-export FT_SOURCE_VERSION := $(shell sed -n 's/^\#define FT_VERIFIED_SOURCE.*linux-source-6.12 \(.*\)"$$/\1/p' $(VERIFIED_HEADER))
+export FT_SOURCE_VERSION := $(shell sed -n 's/^\#define FT_VERIFIED_SOURCE.*linux-source-[0-9.]* \(.*\)"$$/\1/p' $(VERIFIED_HEADER))
 endif
 module/verified/$(KVER).h:
 	$(if $(findstring -rt-,$(KVER)),$(error foliotune refuses $(KVER): PREEMPT_RT kernels are not supported (the per-CPU fault-around record assumes preemption is off under the page-table lock)))
@@ -123,14 +123,18 @@ module/verified/$(KVER).h:
 # checking every name against the real symbol table of the target build
 # (the test box's /proc/kallsyms, dumped once per KVER: Debian's
 # /boot/System.map is a stub and the -dbg package is a 1 GB download).
-KLP_LIST := module/klp-symbols.list
+# The lines of the list that apply to KVER (a symbol of one kernel
+# generation is qualified there: scripts/kernels/klp_list.py).
+KLP_LIST := $(BUILD)/klp-symbols-$(KVER).list
+KLP_LISTS := module/klp-symbols.list
 ifneq ($(and $(filter 1,$(FT_DEBUG_LANE)),$(shell grep -sx CONFIG_LOCKDEP=y $(KDIR)/.config)),)
 # A lockdep kernel's inlines reach one more unexported symbol.
-KLP_LIST := $(BUILD)/klp-symbols.list
-$(KLP_LIST): module/klp-symbols.list module/klp-symbols-debug.list
-	mkdir -p $(BUILD)
-	cat $^ > $@
+KLP_LISTS += module/klp-symbols-debug.list
 endif
+$(KLP_LIST): $(KLP_LISTS) scripts/kernels/klp_list.py
+	mkdir -p $(BUILD)
+	python3 scripts/kernels/klp_list.py $(KVER) $(KLP_LISTS) > $@.tmp
+	mv $@.tmp $@
 KLP_SYMVERS := $(BUILD)/klp-$(KVER).symvers
 KLP_CONVERT := scripts/klp-convert
 
@@ -175,8 +179,8 @@ endef
 # module/kcopy/'s patch by scripts/kernels/kcopy.py: $(KCOPY)/kcopy-gen/*.c,
 # which module/ #includes.  Never written into module/.  make kcopy shows it.
 KCOPY := $(BUILD)/kcopy/$(KVER)
-KCOPY_INPUTS := module/kcopy/sources.list module/kcopy/patches.list \
-	$(wildcard module/kcopy/*.patch) scripts/kernels/kcopy.py
+KCOPY_INPUTS := $(wildcard module/kcopy/*.list module/kcopy/*.patch) \
+	scripts/kernels/kcopy.py
 $(KCOPY)/patch: $(KCOPY_INPUTS)
 	@src='$(KCOPY_KSRC)'; \
 	if [ -z "$$src" ]; then \
@@ -266,9 +270,14 @@ check-mutants: all
 	-$(MAKE) -k --no-print-directory $(addprefix mutant-,$(MUTANTS))
 	FT_MUTANTS_RECORD=1 tests/mutants/run.sh $(MUTANTS)
 
+# A mutant whose header names a Kver is built for that build (its code is
+# that generation's).
 mutant-%: $(KDIR)/Makefile $(VERIFIED_HEADER) $(KLP_SYMVERS) $(KCOPY)/patch
 	@test -r tests/mutants/$*.patch || { echo "no tests/mutants/$*.patch"; exit 1; }
-	if grep -q '^+++ b/userspace/' tests/mutants/$*.patch; then \
+	kv=$$(sed -n '/^diff /q; s/^Kver: *//p' tests/mutants/$*.patch); \
+	if [ -n "$$kv" ] && [ "$$kv" != "$(KVER)" ]; then \
+		$(MAKE) --no-print-directory KVER=$$kv mutant-$*; \
+	elif grep -q '^+++ b/userspace/' tests/mutants/$*.patch; then \
 		rm -rf $(BUILD)/mutants/$* && mkdir -p $(BUILD)/mutants/$*/userspace && \
 		cp userspace/*.c userspace/*.h userspace/Makefile $(BUILD)/mutants/$*/userspace/ && \
 		cp -r include $(BUILD)/mutants/$*/ && \
@@ -540,5 +549,5 @@ help:
 	@echo '  make kernels-doc      regenerate docs/kernels.md (the kernel matrix)'
 	@echo '  make kcopy [KVER=...]  the copied kernel code, made from the build'"'"'s source with module/kcopy/'"'"'s patch: where to read it'
 	@echo '  make kcopy-refresh [KVER=...]  after editing build/kcopy/KVER/b/: the patch again, then the copies'
-	@echo '  make kernels-newer    the registry'"'"'s Debian 6.12 builds newer than the newest verified ones'
+	@echo '  make kernels-newer    the registry'"'"'s Debian builds (6.12, Linux 7) newer than the newest verified ones'
 	@echo '  make clean'

@@ -153,6 +153,16 @@ int ft_parse_value(const struct ft_knob *k, const char *s, uint64_t *out,
 		what = "";
 		break;
 	}
+	/*
+	 * The walk knobs were BOOL before they had a third arm: an ENUM whose
+	 * list has 0 and 1 takes off and on for them.
+	 */
+	if (k->kind == FT_KIND_ENUM && !isdigit((unsigned char)*s) &&
+	    ft_enum_allows(k->unit, 0) && ft_enum_allows(k->unit, 1) &&
+	    !ft_parse_bool(s, &b)) {
+		*out = b;
+		return 0;
+	}
 	if (*s == '-' && isdigit((unsigned char)s[1])) {
 		ft_msg(msg, msglen, "invalid value '%s' for %s: negative values are not allowed",
 			 s, k->name);

@@ -221,8 +221,8 @@ static void ft_usage_knobs(FILE *f)
 "\n"
 "Values: bytes knobs take a number with an optional K, M or G suffix (powers\n"
 "of 1024, any case: 4K, 64K, 2M); bool knobs take on/off, yes/no, true/false\n"
-"or 1/0; other knobs take plain decimal numbers.  A value outside the range\n"
-"is a usage error.\n");
+"or 1/0, and so do 0|1|2 knobs for 0 and 1; other knobs take plain decimal\n"
+"numbers.  A value outside the range is a usage error.\n");
 }
 
 /*

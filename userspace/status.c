@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +247,31 @@ static const char *ft_transition_text(const struct ft_status *st)
 				   : "transition in progress (patching)";
 }
 
+/*
+ * The arm an arm knob's value names (FOLIOTUNE_ARMS), or NULL for another
+ * knob; on Linux 6.12 the kernel's own code is one PTE at a time.
+ */
+static const char *ft_arm_text(const struct ft_status *st, const char *knob,
+			       uint64_t value)
+{
+#define FT_ARM_KNOB(name) #name,
+	static const char *const arm_knobs[] = { FOLIOTUNE_ARM_KNOBS(FT_ARM_KNOB) };
+#undef FT_ARM_KNOB
+	size_t i;
+
+	for (i = 0; i < sizeof(arm_knobs) / sizeof(arm_knobs[0]); i++)
+		if (!strcmp(arm_knobs[i], knob))
+			break;
+	if (i == sizeof(arm_knobs) / sizeof(arm_knobs[0]))
+		return NULL;
+	if (value == FOLIOTUNE_ARM_KERNEL && !strncmp(st->release, "6.", 2))
+		return "the kernel's own code: one PTE at a time on 6.12";
+#define FT_ARM_CASE(v, name, what) if (value == (v)) return what;
+	FOLIOTUNE_ARMS(FT_ARM_CASE)
+#undef FT_ARM_CASE
+	return "no such arm";
+}
+
 static void ft_status_json(const struct ft_status *st)
 {
 	json_writer_t *jw = ft_jw;
@@ -360,6 +386,10 @@ static void ft_status_json(const struct ft_status *st)
 				jsonw_uint_field(jw, "value", st->values[i].value);
 			else
 				jsonw_string_field(jw, "value", st->values[i].text);
+			if (st->values[i].numeric &&
+			    ft_arm_text(st, k->name, st->values[i].value))
+				jsonw_string_field(jw, "arm",
+						   ft_arm_text(st, k->name, st->values[i].value));
 		}
 		jsonw_end_object(jw);
 	}
@@ -442,6 +472,9 @@ static void ft_status_text(const struct ft_status *st)
 		} else if (v->numeric && k->kind == FT_KIND_BOOL) {
 			printf("  %-30s %12s  %s (%s)\n", k->name, v->text, k->unit,
 			       v->value ? "on" : "off");
+		} else if (v->numeric && ft_arm_text(st, k->name, v->value)) {
+			printf("  %-30s %12s  %s (%s)\n", k->name, v->text, k->unit,
+			       ft_arm_text(st, k->name, v->value));
 		} else {
 			printf("  %-30s %12s  %s\n", k->name, v->text, k->unit);
 		}

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# matrix.sh - print docs/kernels.md (make kernels-doc): the Debian 6.12
-# builds the registry offers (scripts/kernels/list.sh) from 6.12.107 on,
-# amd64 and cloud-amd64 of both suites plus rt-amd64, and for each whether
+# matrix.sh - print docs/kernels.md (make kernels-doc): the Debian builds
+# the registry offers (scripts/kernels/list.sh), 6.12 from 6.12.107 on and
+# every Linux 7 one, amd64 and cloud-amd64 of each suite plus rt-amd64,
+# and for each whether
 # foliotune is verified on it (module/verified/REL.h: date and commit from
 # its header) or why not (scripts/kernels/refused.list, else "not yet
 # verified").
@@ -96,8 +97,9 @@ lock, which PREEMPT_RT's sleeping spinlocks do not give.
 foliotune compiles copies of kernel code: the functions it replaces
 (`try_to_unmap_one`, `folio_referenced_one`, `set_pte_range`), static
 helpers a module cannot reach, and x86's accessed-bit test-and-clear as
-static functions the batched reference check inlines
-(module/kcopy/sources.list names every definition).  They are made for
+static functions the batched reference check inlines (a sources list
+names every definition: module/kcopy/sources.list for 6.12,
+sources-7.2.list and sources-7.3.list for Linux 7).  They are made for
 each build from that build's own linux-source, the way kpatch makes a
 livepatch: the source files, then a patch, then the result.  `make kcopy [KVER=REL]` (scripts/kernels/kcopy.py;
 `make module` and every other module build run it) takes mm/rmap.c,
@@ -106,11 +108,11 @@ arch/x86/mm/pgtable.c of the build's source package (fetched into the
 kernel cache through the private apt configuration,
 `linux-source/VERSION/`; a source cached before a file joined the list is
 fetched again), applies the patch that
-module/kcopy/patches.list picks by the source's upstream version
-(`patch -F0`: offsets are fine, fuzz is not), and writes into
-`build/kcopy/REL/`:
+module/kcopy/patches.list picks by the source's upstream version, with
+the sources list that line names (`patch -F0`: offsets are fine, fuzz
+is not), and writes into `build/kcopy/REL/`:
 
-* `kcopy-gen/NAME.c`: the definitions of each sources.list line as the
+* `kcopy-gen/NAME.c`: the definitions of each sources list line as the
   patched source has them, each with the comment above it; the module
   compiles these;
 * `a/`, `b/`: the kernel files as the source has them and patched;
@@ -118,8 +120,12 @@ module/kcopy/patches.list picks by the source's upstream version
   to the kernel's), for reading.
 
 It refuses, with one line and no `build/kcopy/REL/`, when the patch does
-not apply without fuzz, when a copied definition is missing from the
-source, when a change the patch makes carries no `foliotune:` marker, and
+not apply without fuzz, when a hunk lands outside the definitions its
+`@@` line names (an offset can carry a hunk into another function:
+foliotune.patch's abort counter applies at the end of
+`try_to_migrate_one()` in a source whose `try_to_unmap_one()` ends
+otherwise; `make kcopy-refresh` names every hunk), when a copied
+definition is missing from the source, when a change the patch makes carries no `foliotune:` marker, and
 when the patch changes anything outside the copied definitions (b/ with
 each copied definition put back as a/ has it must equal a/).  So every
 line compiled from `kcopy-gen/` is the build's own code or a marked
@@ -163,7 +169,19 @@ versions of the 26 non-RT builds from 6.12.107 on:
 | 6.12.107-1 (and `~deb12u1`) | 3 of 19 hunks fail | from the variant foliotune-6.12.107.patch: `try_to_unmap_one()` there takes `pteval` only from clearing the PTE and marks the folio dirty after the branches (no PFN-swap PTE handling yet); the variant differs from foliotune.patch in those 3 hunks only (the PTE read once for the run decision, the batched branch without its own dirty marking, one restore count), about 20 changed lines |
 
 So patches.list names foliotune-6.12.107.patch for 6.12.107 and
-foliotune.patch from 6.12.111 on.  The module compiles for 6.12.107 and
+foliotune.patch from 6.12.111 on.
+
+Linux 7 is a generation of its own: its `try_to_unmap_one()` and
+`folio_referenced_one()` batch runs themselves, and 7.3 moved hugetlb to
+its own `rmap_one` and the anon branch into `ttu_anon_*()` helpers.  The
+6.12 patch cannot be refreshed for it (with `--fuzz=0` most hunks fail,
+and three that apply land in `try_to_migrate_one()`), so
+foliotune-7.3.patch and foliotune-7.2.patch are written against 7.3.4
+and 7.2.13, each with its sources list (7.3's adds `folio_unmap_pte_batch()`,
+`ttu_anon_*()`, `swp_pte_prepare()`, the `flush_tlb_range()` macro and
+the 4-argument `arch_tlbbatch_add_pending()`).  Every 7.2 source Debian
+serves (7.2.6-1~bpo13+1 to 7.2.13-1) has the same code in the copied
+definitions: the copies differ only in their header line.  The module compiles for 6.12.107 and
 6.12.111 of both suites (every non-exported symbol it reaches is in
 klp-symbols.list); the binary and boot stages of `make verify-kernel` are
 what proves each build.
@@ -206,7 +224,7 @@ echo "Default build (scripts/kernels/default-kver, what \`make\` and \`make chec
 echo
 echo "| build | package | verified | date | commit | note |"
 echo "|---|---|---|---|---|---|"
-scripts/kernels/list.sh | awk '{ split($1, v, "[.+]"); if (v[3] + 0 >= 107) print }' |
+scripts/kernels/list.sh | awk '{ split($1, v, "[.+]"); if (v[1] + 0 >= 7 || v[3] + 0 >= 107) print }' |
 while read -r rel pkg; do
 	h=module/verified/$rel.h
 	if [ -f "$h" ]; then

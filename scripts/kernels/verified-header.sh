@@ -71,7 +71,7 @@ cat <<EOT
 #define FT_VERIFIED_RELEASE	"$kver"
 #define FT_VERIFIED_VERSION	\\
 	"$version"
-#define FT_VERIFIED_SOURCE	"linux-source-6.12 $pkgver"
+#define FT_VERIFIED_SOURCE	"linux-source-$(echo "$kver" | cut -d. -f1,2) $pkgver"
 EOT
 if [ "$local" = 1 ]; then
 	cat <<EOT

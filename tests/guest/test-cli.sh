@@ -5,7 +5,7 @@
 # paths (exit 1 = usage, 2 = runtime), load/unload idempotence, unload while
 # a workload reclaims through the replacement, record + compare round trip.
 . "$(dirname "$0")/../lib.sh"
-plan 43
+plan 46
 ft=$FT_REPO/userspace/foliotune
 w=$(mktemp -d)
 cg=/sys/fs/cgroup/ft-cli
@@ -42,10 +42,24 @@ check_eq "cli: knob file reads 0" 0 "$(cat "$FT_DEBUGFS/unmap_batch")"
 expect_rc "cli: get unmap_batch" 0 "$ft" get unmap_batch
 grep -q '^0' "$w/out" && ok "cli: get prints 0" || not_ok "cli: get prints 0" "$(cat "$w/out")"
 expect_rc "cli: set unmap_batch 1" 0 "$ft" set unmap_batch 1
+# status names each walk's arm (docs/batching.md): 1 foliotune's batching,
+# 2 one PTE at a time, 0 the kernel's own code (per PTE on 6.12)
+echo 2 > "$FT_DEBUGFS/referenced_batch"
+"$ft" status > "$w/out" 2>&1
+check "cli: status names unmap_batch=1 foliotune's batching" \
+	grep -qE "^  unmap_batch +1  0\|1\|2 \(foliotune's batching\)$" "$w/out"
+check "cli: status names referenced_batch=2 one PTE at a time" \
+	grep -qE "^  referenced_batch +2  0\|1\|2 \(one PTE at a time\)$" "$w/out"
+echo 0 > "$FT_DEBUGFS/referenced_batch"
+"$ft" status > "$w/out" 2>&1
+if ft_linux7; then want="the kernel's own code"; else want="the kernel's own code: one PTE at a time on 6.12"; fi
+check "cli: status names referenced_batch=0 $want" \
+	grep -qF "0|1|2 ($want)" "$w/out"
+echo 1 > "$FT_DEBUGFS/referenced_batch"
 expect_rc "cli: unknown knob is a usage error" 1 "$ft" set no_such_knob 1
 expect_rc "cli: bad value is a usage error" 1 "$ft" set unmap_batch 2x
 check_eq "cli: knob unchanged after bad input" 1 "$(cat "$FT_DEBUGFS/unmap_batch")"
-expect_rc "cli: out-of-range bool is a usage error" 1 "$ft" set unmap_batch 7
+expect_rc "cli: out-of-range arm is a usage error" 1 "$ft" set unmap_batch 7
 check_eq "cli: knob unchanged after out-of-range value" 1 "$(cat "$FT_DEBUGFS/unmap_batch")"
 expect_rc "cli: unknown command is a usage error" 1 "$ft" frobnicate
 expect_rc "cli: stat" 0 "$ft" stat

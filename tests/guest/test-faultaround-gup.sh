@@ -17,14 +17,11 @@ trap 'rm -f "$f"' EXIT
 
 ft_unload
 check "fa-gup: load foliotune" ft_load
-dd if=/dev/urandom of="$f" bs=1M count=8 status=none && sync
-# order0: drop FILE from the page cache and read it back with
-# POSIX_FADV_WILLNEED, which allocates order-0 folios
-order0() {
-	python3 -c "import os, sys; fd = os.open(sys.argv[1], os.O_RDONLY)
-os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)" "$1"
-}
+# order0: (re)write FILE, drop it from the page cache and read it back
+# with POSIX_FADV_WILLNEED, which allocates order-0 folios (ft_faultaround
+# prep; a file written by dd and dropped by another descriptor kept
+# Linux 7's 2 MiB folios)
+order0() { "$FT_REPO/tests/progs/ft_faultaround" prep "$1" 8 order0; }
 check "fa-gup: window 64K" sh -c "echo 65536 > $FT_DEBUGFS/fault_around_bytes"
 # mode:young:old the unmap counts (mode 0 counts nothing: no tuning on)
 for c in 0:0:0 1:1:15 2:1:15; do

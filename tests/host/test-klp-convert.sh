@@ -223,12 +223,55 @@ kc --list "$W/list-zero" --kallsyms "$KALLSYMS" --write-symvers "$W/x.symvers"
 refused "listed symbol at address 0 is refused (the kernel cannot resolve it)" \
 	"fixed_percpu_data (list line 2): address 0 in kallsyms"
 
-# A copy read without privileges shows every address as 0: order still counts.
+# A copy read without privileges shows every address as 0: order still
+# counts, but nothing tells a function from data, so a listed symbol used
+# other than by a direct call must be marked "address".
 sed 's/^[0-9a-f]*/0000000000000000/' "$KALLSYMS" >"$W/kallsyms-noaddr"
 kc --list "$LIST" --kallsyms "$W/kallsyms-noaddr" --symvers "$SYMVERS" "$IN" "$W/noaddr.ko"
-expect "kallsyms with hidden (zero) addresses is accepted, sympos still counted" \
+refused "kallsyms with hidden (zero) addresses: a data reference cannot be judged, refused (named, why)" \
+	"R_X86_64_PC32 at .text+0x[0-9a-f]*: cannot tell whether hidden_var is a function .*no addresses; read /proc/kallsyms as root"
+expect "... only hidden_var (hidden_fn is marked 'address', dup_fn only called)" "$(tr '\n' '|' <"$W/err")" \
+	bash -c "! grep -q 'hidden_fn\|dup_fn' '$W/err'"
+sed 's/^hidden_var.*$/hidden_var address/' "$LIST" >"$W/list-varaddr"
+kc --list "$W/list-varaddr" --kallsyms "$W/kallsyms-noaddr" --symvers "$SYMVERS" "$IN" "$W/noaddr.ko"
+expect "kallsyms with hidden (zero) addresses, every non-call use marked: accepted, sympos still counted" \
 	"rc=$rc $(head -c 200 "$W/err")" \
 	bash -c "[ $rc -eq 0 ] && '$DUMP' '$W/noaddr.ko' | grep -qP '^sym\t\d+\t\.klp\.sym\.vmlinux\.dup_fn,2\t'"
+
+# Function or data comes from where the symbol lies (vmlinux text:
+# [_stext, _etext), [_sinittext, _einittext)), never from the kallsyms
+# letter: Linux 7.3 links kexec code into .data, and nm then types every
+# .data symbol t/T.  Planted: the letters lie both ways.
+kinds() { kc --list "$1" --kallsyms "$2" --print-kinds; tr '\n' ' ' <"$W/out"; }
+check_eq() { if [ "$2" = "$3" ]; then ok "$1"; else nok "$1" "expected '$2', got '$3'"; fi; }
+check_eq "kinds: from the address, the fixture's" \
+	"hidden_fn function hidden_var data dup_fn function unused_fn function " "$(kinds "$LIST" "$KALLSYMS")"
+sed 's/ D hidden_var$/ T hidden_var/' "$KALLSYMS" >"$W/kallsyms-7.3"
+check_eq "kinds: a .data symbol typed T (Linux 7.3) is data" \
+	"hidden_fn function hidden_var data dup_fn function unused_fn function " "$(kinds "$LIST" "$W/kallsyms-7.3")"
+kc --list "$LIST" --kallsyms "$W/kallsyms-7.3" --symvers "$SYMVERS" "$IN" "$W/t73.ko"
+expect "a .data symbol typed T (Linux 7.3): its PC32, 32S and 64 references convert, no error" \
+	"rc=$rc $(head -c 300 "$W/err")" bash -c "[ $rc -eq 0 ] && [ ! -s '$W/err' ]"
+"$DUMP" "$W/t73.ko" >"$W/t73.dump"
+expect "... and they are the data references of the letter-D run" "$(diff <(grep klp "$W/out.dump") <(grep klp "$W/t73.dump") | head -3)" \
+	cmp -s <(grep klp "$W/out.dump") <(grep klp "$W/t73.dump")
+sed 's/ T hidden_fn$/ D hidden_fn/' "$KALLSYMS" >"$W/kallsyms-fnD"
+sed 's/^hidden_fn address.*$/hidden_fn/' "$LIST" >"$W/list-fnnoaddr"
+check_eq "kinds: a text symbol typed D is a function" \
+	"hidden_fn function hidden_var data dup_fn function unused_fn function " "$(kinds "$LIST" "$W/kallsyms-fnD")"
+kc --list "$W/list-fnnoaddr" --kallsyms "$W/kallsyms-fnD" --symvers "$SYMVERS" "$IN" "$W/x.ko"
+refused "a text symbol typed D: taking its address is still refused (IBT)" \
+	'R_X86_64_64 at .data+0x0 takes the address of function hidden_fn'
+sed 's/^ffffffff81001000 T hidden_fn$/ffffffff83000800 t hidden_fn/' "$KALLSYMS" | sort >"$W/kallsyms-init"
+kc --list "$W/list-fnnoaddr" --kallsyms "$W/kallsyms-init" --symvers "$SYMVERS" "$IN" "$W/x.ko"
+refused "a function in init text ([_sinittext, _einittext)): taking its address is refused" \
+	'R_X86_64_64 at .data+0x0 takes the address of function hidden_fn'
+grep -v ' _etext$' "$KALLSYMS" >"$W/kallsyms-noetext"
+kc --list "$LIST" --kallsyms "$W/kallsyms-noetext" --symvers "$SYMVERS" "$IN" "$W/x.ko"
+refused "kallsyms with addresses but no _etext: refused (cannot tell functions from data)" \
+	"no vmlinux text bounds (_stext, _etext): cannot tell functions from data"
+check_eq "kinds: without addresses, unknown" \
+	"hidden_fn unknown hidden_var unknown dup_fn unknown unused_fn unknown " "$(kinds "$LIST" "$W/kallsyms-noaddr")"
 
 printf 'hidden_fn\nhidden_var\ndup_fn 2\nexp_fn\n' >"$W/list-exported"
 convert "$IN" "$W/x.ko" "$W/list-exported"
@@ -265,12 +308,19 @@ refused "list: a 'replaced' function with a compiler clone beside it is refused 
 	"clone_fn (list line 4): replaced by the livepatch, but kallsyms also has its compiler clone clone_fn.isra.0"
 expect "list: ... and only that one (hidden_fn has no clone)" "$(tr '\n' '|' <"$W/err")" \
 	bash -c "grep -q '1 error' '$W/err' && ! grep -q 'hidden_fn' '$W/err'"
-for c in constprop.0 part.1 cold isra.2; do
+for c in constprop.0 part.1 isra.2; do
 	printf 'ffffffff81001800 t hidden_fn.%s\n' "$c" | cat "$KALLSYMS" - >"$W/kallsyms-c"
 	kc --list "$W/list-repl" --kallsyms "$W/kallsyms-c" --symvers "$SYMVERS" --write-symvers "$W/x.symvers"
 	refused "list: a 'replaced' function with a .$c clone is refused" \
 		"hidden_fn (list line 1): replaced by the livepatch, but kallsyms also has its compiler clone hidden_fn.$c"
 done
+# a .cold part is the function's own cold blocks, not a clone (the binary
+# check of verify-kernel proves only the function jumps to it)
+printf 'hidden_fn address replaced\nhidden_var\ndup_fn 2\n' >"$W/list-cold"
+printf 'ffffffff81001800 t hidden_fn.cold\n' | cat "$KALLSYMS" - >"$W/kallsyms-c"
+kc --list "$W/list-cold" --kallsyms "$W/kallsyms-c" --symvers "$SYMVERS" --write-symvers "$W/x.symvers"
+expect "list: a 'replaced' function with a .cold part is fine" \
+	"exit $rc: $(head -c 300 "$W/err" | tr '\n' '|')" [ "$rc" -eq 0 ]
 printf 'hidden_fn address\nhidden_var\ndup_fn 2\nclone_fn\n' >"$W/list-norepl"
 kc --list "$W/list-norepl" --kallsyms "$W/kallsyms-clone" --symvers "$SYMVERS" "$IN" "$W/norepl.ko"
 expect "list: a clone beside a listed function that is only called is fine" \
@@ -351,7 +401,7 @@ MODULE_LICENSE("GPL");
 EOF
 	echo 'obj-m := kc_demo.o' >"$M/Kbuild"
 	printf 'kallsyms_lookup_name\nsysctl_max_map_count\n' >"$M/list"
-	printf 'ffffffff81000000 T _stext\nffffffff81100000 T kallsyms_lookup_name\nffffffff82000000 D sysctl_max_map_count\n' \
+	printf 'ffffffff81000000 T _stext\nffffffff81100000 T kallsyms_lookup_name\nffffffff81800000 T _etext\nffffffff82000000 D sysctl_max_map_count\n' \
 		>"$M/kallsyms"
 	kc --list "$M/list" --kallsyms "$M/kallsyms" --symvers "$KDIR/Module.symvers" \
 		--write-symvers "$M/klp.symvers"

@@ -527,9 +527,9 @@ echo "$KVER" >"$R/proc/sys/kernel/osrelease"
 ft get fault_around_bytes
 golden "get fault_around_bytes" 0 get.txt
 ft -j get unmap_batch
-expect "get -j" 0 '^{"knob":"unmap_batch","value":1,"unit":"bool"}$'
+expect "get -j" 0 '^{"knob":"unmap_batch","value":1,"unit":"0|1|2"}$'
 ft get unmap_batch -j
-expect "get: -j after the knob" 0 '^{"knob":"unmap_batch","value":1,"unit":"bool"}$'
+expect "get: -j after the knob" 0 '^{"knob":"unmap_batch","value":1,"unit":"0|1|2"}$'
 ft get bogus
 expect "get: unknown knob" 1 "unknown knob 'bogus'"
 ft -j get bogus
@@ -543,7 +543,7 @@ check "get without KNOB: a name value line per provided knob" test "$(cat "$T/ou
 check "get without KNOB: the fake module provides some knobs, not all" \
 	test "$(wc -l < "$T/out")" -gt 0 -a "$(wc -l < "$T/out")" -lt "$(knob_names | wc -l)"
 ft -j get
-expect "get -j without KNOB" 0 '^{"knobs":\[{"knob":"unmap_batch","value":1,"unit":"bool"},{"knob":"fault_around_bytes","value":65536,"unit":"bytes"},{"knob":"fault_around_mkold","value":0,"unit":"0|1|2"}\]}$'
+expect "get -j without KNOB" 0 '^{"knobs":\[{"knob":"unmap_batch","value":1,"unit":"0|1|2"},{"knob":"fault_around_bytes","value":65536,"unit":"bytes"},{"knob":"fault_around_mkold","value":0,"unit":"0|1|2"}\]}$'
 mv "$D/fault_around_mkold" "$T/mkold.save" && mkdir "$D/fault_around_mkold"
 ft -j get
 rmdir "$D/fault_around_mkold" && mv "$T/mkold.save" "$D/fault_around_mkold"
@@ -557,15 +557,17 @@ check "set 2m wrote 2097152" test "$(cat "$D/fault_around_bytes")" = 2097152
 ft -j set fault_around_bytes 4k
 golden "set -j" 0 set.json
 check "set 4k wrote 4096" test "$(cat "$D/fault_around_bytes")" = 4096
-for v in off on No YES false TRUE 0 1; do
+# an arm knob (0|1|2) takes the words of the bool it was too
+for v in off on No YES false TRUE 0 1 2; do
 	ft set unmap_batch "$v"
-	case $v in off|No|false|0) want=0 ;; *) want=1 ;; esac
+	case $v in off|No|false|0) want=0 ;; 2) want=2 ;; *) want=1 ;; esac
 	if [ "$rc" = 0 ] && [ "$(cat "$D/unmap_batch")" = "$want" ]; then
-		ok "set bool $v"
+		ok "set arm $v"
 	else
-		not_ok "set bool $v" "exit $rc, file $(cat "$D/unmap_batch")"
+		not_ok "set arm $v" "exit $rc, file $(cat "$D/unmap_batch")"
 	fi
 done
+echo 1 >"$D/unmap_batch"
 ft set fault_around_mkold 2
 expect "set enum 2" 0
 echo 0 >"$D/fault_around_mkold"
@@ -585,7 +587,10 @@ check "negative value: nothing written" test "$(cat "$D/fault_around_bytes")" = 
 ft set fault_around_bytes -- -4K
 expect "set rejects a negative value after --" 1 "negative values are not allowed"
 ft set unmap_batch maybe
-expect "set rejects a bad bool" 1 "expected on/off"
+expect "set rejects a bad arm" 1 "expected one of 0|1|2"
+ft set unmap_batch 3
+expect "set rejects arm 3" 1 "expected one of 0|1|2"
+check "bad arms: nothing written" test "$(cat "$D/unmap_batch")" = 1
 ft set fault_around_mkold 3
 expect "set rejects an enum value" 1 "expected one of 0|1|2"
 ft set fault_around_auto_period_ms 4294967296
