@@ -52,14 +52,24 @@ EOT
 [ $# -ge 1 ] || { echo "usage: apt.sh update | apt-get ARGS | apt-cache ARGS" >&2; exit 2; }
 case "$1" in
 update)
+	# One update at a time (apt's own locking is off: Debug::NoLocking,
+	# for a cache that is not root's alone).
+	mkdir -p "$dir"
+	exec 9> "$dir/.update.lock"
+	flock 9
 	setup
-	# The stamp holds the sources list it was made for: lists fetched
-	# before a suite joined do not count.
+	# The stamp holds the sources list it was made for, and each suite
+	# needs its lists: lists made for another sources list do not count.
 	stamp=$dir/lists/.updated
+	fresh=0
 	if [ "${FT_APT_REFRESH:-0}" != 1 ] && [ -n "$(find "$stamp" -mmin -1440 2>/dev/null)" ] &&
 	   cmp -s "$stamp" "$dir/sources.list"; then
-		exit 0
+		fresh=1
+		for suite in $(awk '{ print $4 }' "$dir/sources.list"); do
+			ls "$dir/lists/"*"_dists_${suite}_InRelease" > /dev/null 2>&1 || fresh=0
+		done
 	fi
+	[ "$fresh" = 0 ] || exit 0
 	apt-get "${opts[@]}" -qq --error-on=any update || {
 		echo "kernels: apt-get update of $dir/sources.list failed: check the network or FT_DEBIAN_MIRROR" >&2
 		exit 1

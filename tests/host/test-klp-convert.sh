@@ -414,12 +414,31 @@ EOF
 		expect "kbuild: call and data load in .klp.rela.vmlinux..init.text" "$(grep klp "$M/dump" | tr '\n' '|')" \
 			bash -c "grep -qP '^rela\t\.klp\.rela\.vmlinux\.\.init\.text\t\.init\.text\t[0-9a-f]+\t4\t\.klp\.sym\.vmlinux\.kallsyms_lookup_name,0\t-4$' '$M/dump' &&
 				 grep -qP '^rela\t\.klp\.rela\.vmlinux\.\.init\.text\t\.init\.text\t[0-9a-f]+\t2\t\.klp\.sym\.vmlinux\.sysctl_max_map_count,0\t-4$' '$M/dump'"
-		expect "kbuild: __versions keeps module_layout and drops the CRC-0 entries" \
-			"$(grep '^ver' "$M/dump" | cut -f2,3 | tr '\n' '|')" \
-			bash -c "grep -qP '^ver\t[0-9a-f]+\tmodule_layout\t' '$M/dump' &&
-				 ! grep -qP '^ver\t0\t' '$M/dump'"
+		if readelf -SW "$M/kc_demo.ko" | grep -q ' __versions '; then
+			expect "kbuild: __versions keeps module_layout and drops the CRC-0 entries" \
+				"$(grep '^ver' "$M/dump" | cut -f2,3 | tr '\n' '|')" \
+				bash -c "grep -qP '^ver\t[0-9a-f]+\tmodule_layout\t' '$M/dump' &&
+					 ! grep -qP '^ver\t0\t' '$M/dump'"
+		else
+			# (no MODVERSIONS, as Debian's Linux 7)
+			expect "kbuild: no __versions in, none out" "$(grep '^ver' "$M/dump" | head -2)" \
+				bash -c "! grep -q '^ver' '$M/dump'"
+		fi
 		expect "kbuild: modinfo still reads the module" "modinfo failed" \
 			bash -c "modinfo -F vermagic '$M/kc_demo-klp.ko' | grep -q '$KVER'"
+		# The loader parses a module's BTF against vmlinux's, and without
+		# MODULE_ALLOW_BTF_MISMATCH (Debian's Linux 7.3) a bad one fails
+		# the load: the conversion must leave it byte for byte.
+		for b in .BTF .BTF.base; do
+			if ! readelf -SW "$M/kc_demo.ko" | grep -q " $b "; then
+				ok "kbuild: $b unchanged # SKIP this build's modules have no $b"
+				continue
+			fi
+			objcopy --dump-section "$b=$M/in$b" "$M/kc_demo.ko" "$M/in.o" 2>/dev/null
+			objcopy --dump-section "$b=$M/out$b" "$M/kc_demo-klp.ko" "$M/out.o" 2>/dev/null
+			expect "kbuild: $b byte for byte unchanged by the conversion" "differs or missing" \
+				bash -c "[ -s '$M/in$b' ] && cmp -s '$M/in$b' '$M/out$b'"
+		done
 	else
 		nok "kbuild: modpost accepts the listed symbols via the private symvers" \
 			"$(grep -E 'ERROR|error' "$M/build.log" | head -3 | tr '\n' '|')"
@@ -428,15 +447,21 @@ else
 	ok "kbuild module # SKIP no kernel headers in $KDIR"
 fi
 
-# --- optional: load a converted module in the test box ----------------------
+# --- optional: load a converted livepatch in the test box -------------------
 #
-# VM=1 boots the target kernel (tests/vm/vmrun.sh) and loads a module that
-# calls kallsyms_lookup_name(), reads sysctl_max_map_count and takes the
-# address of the last of the duplicated vmlinux init_once symbols, all via
-# livepatch relocations resolved from the target's real kallsyms copy
-# (build/kallsyms-$KVER.txt).  The guest's /proc/kallsyms must agree.  The
-# guest runs under TCG without CET: this proves loading and resolution, not
-# IBT.
+# VM=1 boots the target kernel (tests/vm/vmrun.sh) and loads a livepatch
+# that, through livepatch relocations resolved from the target's real
+# kallsyms copy (build/kallsyms-$KVER.txt), calls kallsyms_lookup_name(),
+# reads sysctl_max_map_count and fault_around_pages (static; on Linux 7.3
+# kallsyms types it t, as every .data symbol), takes the address of
+# init_mm (T there) and of the last of the duplicated vmlinux init_once
+# symbols, and replaces cmdline_proc_show() with a function that prints
+# two of them.  The guest's /proc/kallsyms and sysctls must agree; the
+# patch is enabled, disabled and unloaded, console clean (vmrun's gate).
+# Debian's Linux 7.3 has no MODVERSIONS and refuses a module whose BTF
+# does not parse (no MODULE_ALLOW_BTF_MISMATCH): the load proves the
+# converted .BTF intact there too.  The guest runs under TCG without CET:
+# this proves loading and resolution, not IBT.
 
 REAL_KALLSYMS=$TOP/build/kallsyms-$KVER.txt
 if [ "${VM:-0}" != 1 ]; then
@@ -448,18 +473,41 @@ else
 	V=$(mktemp -d /var/tmp/test-klp-convert-vm.XXXXXX)
 	[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$W" "$V"' EXIT
 	npos=$(awk '$3 == "init_once" && NF == 3' "$REAL_KALLSYMS" | wc -l)
-	printf 'kallsyms_lookup_name\nsysctl_max_map_count\ninit_once %s address\n' "$npos" >"$V/list"
+	printf 'kallsyms_lookup_name\nsysctl_max_map_count\ninit_once %s address\nfault_around_pages\ninit_mm\n' \
+		"$npos" >"$V/list"
 	cat >"$V/kc_vm.c" <<'MOD'
 #include <linux/module.h>
 #include <linux/kernel.h>
+#include <linux/livepatch.h>
+#include <linux/seq_file.h>
+#include <linux/mm_types.h>
 extern unsigned long kallsyms_lookup_name(const char *name);
 extern int sysctl_max_map_count;
 extern char init_once[];
+extern unsigned long fault_around_pages;	/* static in mm/memory.c */
+static int kc_vm_cmdline_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "kc_vm %lu %lx\n", READ_ONCE(fault_around_pages),
+		   (unsigned long)&init_mm);
+	return 0;
+}
+static struct klp_func kc_vm_funcs[] = {
+	{ .old_name = "cmdline_proc_show", .new_func = kc_vm_cmdline_show },
+	{ }
+};
+static struct klp_object kc_vm_objs[] = {
+	{ .funcs = kc_vm_funcs },
+	{ }
+};
+static struct klp_patch kc_vm_patch = {
+	.mod = THIS_MODULE,
+	.objs = kc_vm_objs,
+};
 static int __init kc_vm_init(void)
 {
 	pr_info("kc_vm: %lx %d %lx\n", kallsyms_lookup_name("vfs_read"),
 		sysctl_max_map_count, (unsigned long)init_once);
-	return 0;
+	return klp_enable_patch(&kc_vm_patch);
 }
 static void __exit kc_vm_exit(void)
 {
@@ -467,29 +515,48 @@ static void __exit kc_vm_exit(void)
 module_init(kc_vm_init);
 module_exit(kc_vm_exit);
 MODULE_LICENSE("GPL");
+MODULE_INFO(livepatch, "Y");
 MOD
 	echo 'obj-m := kc_vm.o' >"$V/Kbuild"
 	cat >"$V/guest.sh" <<'GUEST'
-set -e
-insmod "$1/kc_vm-klp.ko"
+lp=/sys/kernel/livepatch/kc_vm
+wait_for() { local i; for i in $(seq 600); do eval "$1" && return 0; sleep 0.1; done; return 1; }
+insmod "$1/kc_vm-klp.ko" || exit 1
 # vmrun hides lines that look like kernel messages: strip the timestamp.
 dmesg | sed -n 's/.*kc_vm: \([0-9a-f]* [0-9]* [0-9a-f]*\)$/got \1/p'
 echo want "$(awk '$3 == "vfs_read" && NF == 3 { print $1 }' /proc/kallsyms)" \
 	"$(cat /proc/sys/vm/max_map_count)" \
 	"$(awk '$3 == "init_once" && NF == 3 { a = $1 } END { print a }' /proc/kallsyms)"
-rmmod kc_vm
+wait_for '[ "$(cat $lp/transition)" = 0 ]' || echo "transition did not finish"
+echo "patched $(cat /proc/cmdline)"
+echo "patchwant kc_vm $(( $(cat /sys/kernel/debug/fault_around_bytes) / 4096 ))" \
+	"$(awk '$3 == "init_mm" && NF == 3 { print $1 }' /proc/kallsyms | sed 's/^0*//')"
+echo 0 > $lp/enabled
+wait_for '[ ! -d $lp ]' || echo "patch still there"
+rmmod kc_vm && wait_for '[ ! -d /sys/module/kc_vm ]' && echo unloaded
+echo "after $(cut -c1-5 /proc/cmdline)"
 GUEST
 	kc --list "$V/list" --kallsyms "$REAL_KALLSYMS" --symvers "$KDIR/Module.symvers" \
 		--write-symvers "$V/klp.symvers" &&
 		"${KBUILD_RUN[@]}" make -C "$KDIR" M="$V" KBUILD_EXTRA_SYMBOLS="$V/klp.symvers" modules >"$V/build.log" 2>&1 &&
-		kc --list "$V/list" --kallsyms "$REAL_KALLSYMS" --symvers "$KDIR/Module.symvers" \
+		kc -v --list "$V/list" --kallsyms "$REAL_KALLSYMS" --symvers "$KDIR/Module.symvers" \
 			"$V/kc_vm.ko" "$V/kc_vm-klp.ko"
+	expect "load in the test box: the livepatch builds and converts" \
+		"rc=$rc $(head -c 300 "$W/err") $(tail -3 "$V/build.log" | tr '\n' '|')" [ -s "$V/kc_vm-klp.ko" ]
 	"$TOP/tests/vm/vmrun.sh" -k "$KVER" -s "$V/guest.sh" "$V" >"$V/vm.out" 2>&1
+	vrc=$?
 	got=$(sed -n 's/^got //p' "$V/vm.out")
 	want=$(sed -n 's/^want //p' "$V/vm.out")
 	expect "load in the test box: direct call, data read and sympos resolve as in /proc/kallsyms" \
 		"got '$got' want '$want': $(tail -3 "$V/vm.out" | tr '\n' '|')" \
 		[ "${got:-none}" = "${want:-missing}" ]
+	got=$(sed -n 's/^patched //p' "$V/vm.out")
+	want=$(sed -n 's/^patchwant //p' "$V/vm.out")
+	expect "load in the test box: the patched function reads fault_around_pages and &init_mm as the kernel has them" \
+		"got '$got' want '$want'" [ "${got:-none}" = "${want:-missing}" ]
+	expect "load in the test box: disabled and unloaded, the original function back, console clean" \
+		"exit $vrc: $(tail -3 "$V/vm.out" | tr '\n' '|')" \
+		bash -c "[ $vrc = 0 ] && grep -qx unloaded '$V/vm.out' && ! grep -q '^after kc_vm' '$V/vm.out'"
 fi
 
 echo "1..$((pass + fail))"
