@@ -39,7 +39,7 @@ struct ft_ab_kv {
 
 struct ft_ab_data {
 	const char *path;
-	char *command, *order, *metric_name, *arm[2], *interrupted;
+	char *command, *order, *metric_name, *arm[2], *interrupted, *prepare;
 	unsigned int pairs, warmup;
 	bool aa, metric_time;
 	struct ft_ab_kv *env;
@@ -80,6 +80,7 @@ static void ft_ab_data_free(struct ft_ab_data *d)
 	free(d->arm[0]);
 	free(d->arm[1]);
 	free(d->interrupted);
+	free(d->prepare);
 	for (i = 0; i < d->nenv; i++) {
 		free(d->env[i].key);
 		free(d->env[i].value);
@@ -148,6 +149,9 @@ static void ft_ab_header_line(struct ft_ab_data *d, char *l)
 	if (!strcmp(key, "command")) {
 		free(d->command);
 		d->command = ft_strdup(val);
+	} else if (!strcmp(key, "prepare")) {
+		free(d->prepare);
+		d->prepare = ft_strdup(val);
 	} else if (!strcmp(key, "pairs")) {
 		d->pairs = (unsigned int)strtoul(val, NULL, 10);
 	} else if (!strcmp(key, "warmup")) {
@@ -450,6 +454,10 @@ static void ft_ab_json(const struct ft_ab_data *d, const struct ft_ab_res *res,
 	jsonw_start_object(ft_jw);
 	jsonw_string_field(ft_jw, "file", d->path);
 	jsonw_string_field(ft_jw, "command", d->command ? d->command : "");
+	if (d->prepare)
+		jsonw_string_field(ft_jw, "prepare", d->prepare);
+	else
+		jsonw_null_field(ft_jw, "prepare");
 	jsonw_name(ft_jw, "arms");
 	jsonw_start_object(ft_jw);
 	jsonw_string_field(ft_jw, "A", d->arm[0] ? d->arm[0] : "");
@@ -550,6 +558,8 @@ static void ft_ab_text(const struct ft_ab_data *d, const struct ft_ab_res *res,
 
 	printf("ab file:  %s\n", d->path);
 	printf("command:  %s\n", d->command ? d->command : "");
+	if (d->prepare)
+		printf("prepare:  %s (before every run, untimed)\n", d->prepare);
 	printf("arm A:    %s\n", d->arm[0] && *d->arm[0] ? d->arm[0] : "(the settings found)");
 	printf("arm B:    %s%s\n", d->arm[1] && *d->arm[1] ? d->arm[1] : "(the settings found)",
 	       d->aa ? " (A/A: the noise floor)" : "");
@@ -603,9 +613,10 @@ static void ft_ab_text(const struct ft_ab_data *d, const struct ft_ab_res *res,
 		printf("no counter's deltas differ between the arms\n");
 		return;
 	}
+	/* every counter has the same pairs, so the same exact level */
 	printf("counters whose deltas differ between the arms (B-A: Hodges-Lehmann shift,\n"
-	       "%.0f%% CI; exact Wilcoxon signed-rank p; 'could detect': the smallest effect\n"
-	       "these runs could show, in %% of A's median):\n", 100 * FT_STATS_LEVEL);
+	       "%.1f%% CI; exact Wilcoxon signed-rank p; 'could detect': the smallest effect\n"
+	       "these runs could show, in %% of A's median):\n", 100 * res[nfixed].cmp.hl.level);
 	printf("%-40s %12s %12s %12s %25s %8s  %s\n", "counter", "A median", "B median",
 	       "B-A", "CI", "p", "verdict");
 	for (i = nfixed; i < nres; i++) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * counters.c - snapshots of "name value" counter files (the module's vmstat
- * and /proc/vmstat) and the stat command.
+ * and /proc/vmstat) and the counters command.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -156,7 +156,7 @@ static const struct option ft_stat_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-int ft_cmd_stat(int argc, char **argv)
+int ft_cmd_counters(int argc, char **argv)
 {
 	struct ft_snapshot prev = { 0 }, cur = { 0 };
 	char path[FT_PATH_MAX], msg[FT_MSG_MAX];
@@ -182,16 +182,16 @@ int ft_cmd_stat(int argc, char **argv)
 			have_count = true;
 			break;
 		default:
-			ret = ft_getopt_common(c, argc, argv, "stat");
+			ret = ft_getopt_common(c, argc, argv, "counters");
 			if (ret >= 0)
 				return ret;
 		}
 	}
 	ft_set_json(ft_json_requested);
 	if (optind != argc)
-		return ft_usage_error(EINVAL, "stat: unexpected argument '%s'", argv[optind]);
+		return ft_usage_error(EINVAL, "counters: unexpected argument '%s'", argv[optind]);
 	if (have_count && !have_interval)
-		return ft_usage_error(EINVAL, "stat: -c/--count needs -i/--interval");
+		return ft_usage_error(EINVAL, "counters: -c/--count needs -i/--interval");
 
 	ret = ft_module_vmstat_path(path, sizeof(path), msg, sizeof(msg));
 	if (ret)

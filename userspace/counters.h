@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * counters.h - snapshots of "name value" counter files, the stat command
+ * counters.h - snapshots of "name value" counter files, the counters command
  * (counters.c).
  */
 #ifndef FT_COUNTERS_H
@@ -25,6 +25,6 @@ void ft_snapshot_free(struct ft_snapshot *s);
 bool ft_snapshot_lookup(const struct ft_snapshot *s, const char *name,
 			size_t hint, uint64_t *out);
 int ft_module_vmstat_path(char *buf, size_t len, char *msg, size_t msglen);
-int ft_cmd_stat(int argc, char **argv);
+int ft_cmd_counters(int argc, char **argv);
 
 #endif /* FT_COUNTERS_H */

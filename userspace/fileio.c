@@ -26,16 +26,12 @@
 #define FT_TRACEFS_MAGIC	0x74726163
 #define FT_SECURITYFS_MAGIC	0x73636673
 
-int ft_read_file(const char *path, char **out, size_t *lenp)
+int ft_read_fd(int fd, char **out, size_t *lenp)
 {
 	size_t cap = 4096, len = 0;
 	char *buf;
-	int fd;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno ? -errno : -EIO;
 	buf = ft_xrealloc(NULL, cap);
 	for (;;) {
 		ssize_t n;
@@ -43,7 +39,6 @@ int ft_read_file(const char *path, char **out, size_t *lenp)
 		if (cap - len < 2) {
 			if (cap >= FT_READ_MAX) {
 				free(buf);
-				close(fd);
 				return -EFBIG;
 			}
 			cap *= 2;
@@ -56,19 +51,30 @@ int ft_read_file(const char *path, char **out, size_t *lenp)
 			if (err == EINTR)
 				continue;
 			free(buf);
-			close(fd);
 			return -err;
 		}
 		if (n == 0)
 			break;
 		len += (size_t)n;
 	}
-	close(fd);
 	buf[len] = '\0';
 	*out = buf;
 	if (lenp)
 		*lenp = len;
 	return 0;
+}
+
+int ft_read_file(const char *path, char **out, size_t *lenp)
+{
+	int fd, err;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno ? -errno : -EIO;
+	err = ft_read_fd(fd, out, lenp);
+	close(fd);
+	return err;
 }
 
 void ft_rtrim(char *s)

@@ -10,6 +10,8 @@
 
 /* Whole file, NUL terminated (max 64 MiB); 0 or -errno. */
 int ft_read_file(const char *path, char **out, size_t *len);
+/* The same from an open descriptor (standard input: 0), up to its end. */
+int ft_read_fd(int fd, char **out, size_t *len);
 /* First line, trimmed of trailing whitespace; 0 or -errno. */
 int ft_read_line(const char *path, char *buf, size_t len);
 int ft_read_int(const char *path, long long *out);

@@ -159,14 +159,21 @@ int ft_cmd_set(int argc, char **argv)
 			return ret;
 	}
 	ft_set_json(ft_json_requested);
-	if (argc - optind != 2)
-		return ft_usage_error(EINVAL, "set: expected KNOB VALUE");
-	k = ft_knob_find(argv[optind]);
-	if (!k)
-		return ft_usage_error(EINVAL, "unknown knob '%s'", argv[optind]);
-	ret = ft_parse_value(k, argv[optind + 1], &val, msg, sizeof(msg));
-	if (ret)
-		return ft_usage_error(-ret, "%s", msg);
+	/* KNOB=VALUE as well, the sysctl habit */
+	if (argc - optind == 1 && strchr(argv[optind], '=')) {
+		ret = ft_parse_assignment(argv[optind], &k, &val, msg, sizeof(msg));
+		if (ret)
+			return ft_usage_error(-ret, "%s", msg);
+	} else if (argc - optind != 2 || strchr(argv[optind], '=')) {
+		return ft_usage_error(EINVAL, "set: expected KNOB VALUE or KNOB=VALUE");
+	} else {
+		k = ft_knob_find(argv[optind]);
+		if (!k)
+			return ft_usage_error(EINVAL, "unknown knob '%s'", argv[optind]);
+		ret = ft_parse_value(k, argv[optind + 1], &val, msg, sizeof(msg));
+		if (ret)
+			return ft_usage_error(-ret, "%s", msg);
+	}
 	ret = ft_require_root("set");
 	if (ret)
 		return ret;

@@ -25,6 +25,7 @@
 #include "output.h"
 #include "path.h"
 #include "privilege.h"
+#include "support.h"
 #include "sysinfo.h"
 #include "xalloc.h"
 
@@ -574,6 +575,12 @@ static void ft_module_vermagic(const char *path, char *rel, size_t len)
 	free(buf);
 }
 
+/*
+ * The fix for a module file made for another build than the running one,
+ * which foliotune supports: build and install it for this one.
+ */
+#define FT_REBUILD_HINT "build and install it for this kernel: sudo make install in the source tree (with dkms: sudo dkms autoinstall)"
+
 /* Why finit_module failed, in words (the caller names the file). */
 static void ft_explain_finit(int err, char *msg, size_t len)
 {
@@ -582,7 +589,9 @@ static void ft_explain_finit(int err, char *msg, size_t len)
 
 	switch (err) {
 	case ENOEXEC:
-		ft_msg(msg, len, "invalid module format (built for another kernel?); see dmesg");
+		/* the kernel is supported (checked first): the file is not for it */
+		ft_msg(msg, len, "the module file was built for another kernel build (its refusal is in dmesg); "
+		       FT_REBUILD_HINT);
 		return;
 	case EKEYREJECTED:
 	case ENOKEY:
@@ -612,7 +621,7 @@ static void ft_explain_finit(int err, char *msg, size_t len)
 int ft_cmd_load(int argc, char **argv)
 {
 	char path[FT_PATH_MAX], rel[256], magic[256];
-	char msg[FT_MSG_MAX];
+	char msg[FT_MSG_MAX], why[FT_MSG_MAX];
 	double timeout, t0 = ft_now(), t1;
 	int ret, fd, flags = 0;
 
@@ -631,6 +640,10 @@ int ft_cmd_load(int argc, char **argv)
 	if (ret)
 		return ft_runtime_error(-ret, "cannot determine the kernel release: %s",
 					strerror(-ret));
+	/* support's own check, whichever file is loaded: the module's refusal agrees */
+	if (!ft_running_supported(why, sizeof(why)))
+		return ft_runtime_error(ENOEXEC, "cannot load: %s does not support this kernel (%s): %s",
+					FOLIOTUNE_NAME, rel, why);
 	if (optind < argc) {
 		snprintf(path, sizeof(path), "%s", argv[optind]);
 		if (!ft_exists(path))
@@ -647,8 +660,8 @@ int ft_cmd_load(int argc, char **argv)
 	} else {
 		ft_module_vermagic(path, magic, sizeof(magic));
 		if (*magic && strcmp(magic, rel))
-			return ft_runtime_error(ENOEXEC, "kernel %s is not supported: %s was built for %s",
-						rel, path, magic);
+			return ft_runtime_error(ENOEXEC, "cannot load %s: it was built for kernel %s, not this one (%s, which %s supports); "
+						FT_REBUILD_HINT, path, magic, rel, FOLIOTUNE_NAME);
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

@@ -36,15 +36,17 @@ static const struct ft_help ft_helps[] = {
 	  "the module is loaded, the livepatch state and patched functions, every knob\n"
 	  "and the auto-tuner's state.  Exits 2 on a locked-down kernel.\n",
 	  NULL, false },
-	{ "support", "[RELEASE VERSION]",
+	{ "support", "[-l] [RELEASE VERSION]",
 	  "does foliotune support this kernel? one line,\n"
 	  "with the next step when it does not",
 	  "Check the running kernel (or the build RELEASE VERSION, as uname -r and\n"
 	  "uname -v print them) as the module does: its release and version string must\n"
 	  "be those of a build verified in the source tree, or on this machine by\n"
 	  "make verify-kernel.  Prints where it was verified and exits 0, or prints\n"
-	  "why not and the next step on standard error and exits 2.\n",
-	  NULL, false },
+	  "why not and the next step on standard error, the verified builds one per\n"
+	  "line on standard output, and exits 2.\n",
+	  "  -l, --list                the verified builds, one per line, and nothing else\n",
+	  false },
 	{ "load", "[-t SECONDS] [PATH]",
 	  "load the module and wait for the livepatch\n"
 	  "transition",
@@ -69,16 +71,17 @@ static const struct ft_help ft_helps[] = {
 	  "Print the current value of KNOB; without KNOB, one \"name value\" line per\n"
 	  "knob the loaded module provides (status lists the others).\n",
 	  NULL, true },
-	{ "set", "KNOB VALUE",
+	{ "set", "KNOB VALUE | KNOB=VALUE",
 	  "check VALUE against the knob's range and write it",
 	  "Check VALUE against the knob's kind and range and write it to KNOB; the\n"
 	  "module may still refuse it (its error is reported, exit status 2).\n",
 	  NULL, true },
-	{ "stat", "[-i SECONDS [-c COUNT]]",
+	{ "counters", "[-i SECONDS [-c COUNT]]",
 	  "print the module's counters; with -i, the deltas\n"
-	  "of every interval",
+	  "of every interval (was: stat)",
 	  "Print the module's counters as \"name value\" lines; with -i, print the\n"
-	  "change of every counter during each interval.\n",
+	  "change of every counter during each interval.  (Its old name, stat, works\n"
+	  "until the next release, with a warning.)\n",
 	  "  -i, --interval SECONDS    repeat every SECONDS and print the deltas\n"
 	  "  -c, --count COUNT         stop after COUNT intervals (needs -i)\n",
 	  false },
@@ -90,7 +93,9 @@ static const struct ft_help ft_helps[] = {
 	  "status to a record file (format: foliotune(8), RECORD FILES).  As root it\n"
 	  "also arms reclaim_probes for the run unless -s reclaim_probes=0 is given.\n"
 	  "Knobs and counters are machine-wide: the deltas include every process, not\n"
-	  "just COMMAND; the record notes the machine's load.\n",
+	  "just COMMAND; the record notes the machine's load.  A COMMAND that fails\n"
+	  "is recorded too: record then exits with COMMAND's exit status (128+N if\n"
+	  "signal N killed it), as perf stat does.\n",
 	  "  -o, --output FILE         record file to create (default\n"
 	  "                            ./foliotune-record-<UTC timestamp>.txt)\n"
 	  "  -l, --label LABEL         column label for compare\n"
@@ -101,11 +106,15 @@ static const struct ft_help ft_helps[] = {
 	  "the baseline)",
 	  "Print two or more record files side by side: wall time, exit status, the\n"
 	  "knobs, then every counter that moved, with the change against the first\n"
-	  "record in percent.\n",
-	  "      --only REGEX          only counters matching REGEX (POSIX ERE)\n",
+	  "record in percent.  Warns when the records come from different machines or\n"
+	  "settings (their env lines: kernel, CPUs, knobs no record set).  One run per\n"
+	  "setting shows no spread: whether B differs from A is what ab answers.  One\n"
+	  "ab file instead: its report, as ab printed it.\n",
+	  "      --only REGEX          only counters matching REGEX (POSIX ERE); a REGEX\n"
+	  "                            that matches no counter is an error\n",
 	  false },
 	{ "ab", "(-k KNOB=VA,VB | -a KNOB=V... -b KNOB=V... | --aa -a KNOB=V...) [-n PAIRS]\n"
-	  "       [-w RUNS] [--random[=SEED]] [-m REGEX] [-f FILE] [-N NAME] [-t]\n"
+	  "       [-w RUNS] [--random[=SEED]] [-p CMD] [-m REGEX] [-f FILE] [-N NAME] [-t]\n"
 	  "       [-o FILE] -- COMMAND [ARG]...",
 	  "run COMMAND in pairs under settings A and B, and\n"
 	  "say whether B differs, with statistics",
@@ -113,13 +122,17 @@ static const struct ft_help ft_helps[] = {
 	  "those of arm B in each pair, in ABBA order (or a random order per pair), after\n"
 	  "RUNS unrecorded warm-up runs.  Every run is recorded as record records it\n"
 	  "(counter deltas, wall time, exit status) into one ab file, with a fingerprint\n"
-	  "of the machine.  Then, for the wall time, the metric and every counter whose\n"
-	  "deltas differ between the arms: per arm the median, IQR, minimum and maximum;\n"
-	  "the Hodges-Lehmann estimate of B against A with its 95% interval; the exact\n"
-	  "Wilcoxon signed-rank test of the pairs; and a verdict (B faster or slower,\n"
-	  "higher or lower, or no difference and the smallest effect these runs could\n"
-	  "show).  The knobs are checked before any run and restored after the last, when\n"
-	  "a run fails and on SIGINT/SIGTERM/SIGHUP (the runs done so far stay in the file).\n"
+	  "of the machine; a line per run says how many are left and the time that\n"
+	  "takes.  Then, for the wall time, the metric and every counter whose deltas\n"
+	  "differ between the arms: per arm the median, IQR, minimum and maximum; the\n"
+	  "Hodges-Lehmann estimate of B against A with its interval (95% or just above,\n"
+	  "below with fewer than 6 pairs: the exact level, which depends on PAIRS, is\n"
+	  "printed with it); the exact Wilcoxon signed-rank test of the pairs; and a\n"
+	  "verdict (B faster or slower, higher or lower, or no difference and the\n"
+	  "smallest effect these runs could show).  The knobs are checked before any\n"
+	  "run and restored after the last.  A run whose COMMAND (or -p CMD) fails\n"
+	  "stops ab: the knobs are restored, the runs done so far stay in the file,\n"
+	  "and ab exits 2; so does SIGINT/SIGTERM/SIGHUP, with 128+N.\n"
 	  "Knobs and counters are machine-wide: the deltas and wall times include every\n"
 	  "process, not just COMMAND; the file records the other CPU time and load.\n"
 	  "As root; reclaim_probes is armed in both arms unless an arm sets it.\n",
@@ -132,6 +145,8 @@ static const struct ft_help ft_helps[] = {
 	  "                            for the test to be able to reach p < 0.05)\n"
 	  "  -w, --warmup RUNS         unrecorded warm-up runs first (default 1)\n"
 	  "  -r, --random[=SEED]       random order within each pair (seed printed)\n"
+	  "  -p, --prepare CMD         run CMD (sh -c) before every run, untimed and out\n"
+	  "                            of the counter deltas: drop caches, recreate a file\n"
 	  "  -m, --metric REGEX        a metric from COMMAND's output (captured): the\n"
 	  "                            last matching line's first group, or first number\n"
 	  "  -f, --metric-file FILE    read the metric from FILE after each run instead\n"
@@ -140,20 +155,24 @@ static const struct ft_help ft_helps[] = {
 	  "  -o, --output FILE         ab file to create (default\n"
 	  "                            ./foliotune-ab-<UTC timestamp>.txt)\n",
 	  true },
-	{ "stats", "[-t] [FILE]",
+	{ "analyze", "[-t] [FILE]",
 	  "the statistics of ab on values measured\n"
-	  "elsewhere: samples and pairs read from FILE",
+	  "elsewhere: samples and pairs read from FILE\n"
+	  "(was: stats)",
 	  "Read \"NAME VALUE\" lines (samples) and \"NAME A B\" lines (pairs, A and B\n"
 	  "measured together) from FILE or, without FILE or with \"-\", standard input;\n"
-	  "run nothing, so neither the module nor root is needed.  For each NAME, in\n"
-	  "first-seen order, print one tab-separated line: for samples the count,\n"
-	  "median, quartiles, minimum, maximum and the outliers (by position: 4x off the\n"
-	  "median, with 3 values or more); for pairs the statistics of ab (per-arm\n"
-	  "medians, the Hodges-Lehmann estimate of B against A with its 95% interval,\n"
-	  "on a log scale when every value is positive, the exact Wilcoxon signed-rank\n"
-	  "p) and its verdict: higher, lower, none (with the smallest effect these pairs\n"
-	  "could show) or few (fewer than 6 differing pairs: no difference can be shown\n"
-	  "at p < 0.05).  The benchmark reports (bench/) take their figures from here.\n",
+	  "run nothing, so neither the module nor root is needed.  Input without a\n"
+	  "value is an error.  For each NAME, in first-seen order, print one\n"
+	  "tab-separated line: for samples the count, median, quartiles, minimum,\n"
+	  "maximum and the outliers (by position: 4x off the median, with 3 values or\n"
+	  "more); for pairs the statistics of ab (per-arm medians, the Hodges-Lehmann\n"
+	  "estimate of B against A with its interval, on a log scale when every value\n"
+	  "is positive, the exact Wilcoxon signed-rank p), its verdict: higher, lower,\n"
+	  "none (with the smallest effect these pairs could show) or few (fewer than 6\n"
+	  "differing pairs: no difference can be shown at p < 0.05), and the interval's\n"
+	  "exact confidence level (0.95 or just above; below with fewer than 6 pairs).\n"
+	  "The benchmark reports (bench/) take their figures from here.  (Its old\n"
+	  "name, stats, works until the next release, with a warning.)\n",
 	  "  -t, --time                the values are times: B faster or slower\n",
 	  false },
 	{ "help", "[COMMAND]",
@@ -281,13 +300,13 @@ void ft_usage(FILE *f)
 "Options:\n"
 "  -j, --json                JSON output (errors too, as {\"error\": ..., \"errno\": N})\n"
 "  -h, --help                show this help (after a command: that command's)\n"
-"  -V, --version             show the version, the kernel build it supports and\n"
-"                            whether the running kernel and loaded module match\n");
+"  -V, --version             show the version (the kernel: support, status)\n");
 	ft_usage_knobs(f);
 	fprintf(f,
 "\n"
 "Exit status: 0 success, 1 usage error, 2 runtime error; record and ab\n"
-"exit 128+N when interrupted by signal N.\n"
+"exit 128+N when interrupted by signal N, and record exits with COMMAND's\n"
+"status when COMMAND fails.\n"
 "\n"
 "'%s COMMAND --help' shows one command's options; see %s(8).\n",
 		ft_prog, ft_prog);

@@ -622,6 +622,11 @@ int ft_cmd_record(int argc, char **argv)
 			ret = ft_runtime_error(EIO, "%d setting(s) could not be restored", failed);
 		else if (ft_stop_sig)
 			ret = 128 + ft_stop_sig;
+		/* the workload's status, as perf stat passes it: scripts see a failed run */
+		else if (run->rec.exit_code > 0)
+			ret = run->rec.exit_code;
+		else if (run->rec.exit_signal >= 0)
+			ret = 128 + run->rec.exit_signal;
 	} else if (failed) {
 		ft_warn("%d setting(s) could not be restored", failed);
 	}

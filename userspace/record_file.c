@@ -99,6 +99,11 @@ void ft_record_free(struct ft_record *r)
 		free(r->counters[i].name);
 	}
 	free(r->counters);
+	for (i = 0; i < r->nenv; i++) {
+		free(r->env[i].name);
+		free(r->env[i].value);
+	}
+	free(r->env);
 	memset(r, 0, sizeof(*r));
 	r->exit_code = r->exit_signal = -1;
 }
@@ -240,6 +245,15 @@ int ft_record_parse(const char *path, const char *buf, struct ft_record *r,
 				ft_msg(msg, msglen, "%s:%u: malformed set line", path, lineno);
 				err = -EBADMSG;
 			}
+		} else if (!strcmp(key, "env")) {
+			char *sp = strchr(val, ' ');
+
+			/* "knob NAME VALUE": the key is "knob NAME" */
+			if (sp && !strncmp(val, "knob ", 5))
+				sp = strchr(sp + 1, ' ');
+			if (sp)
+				*sp++ = '\0';
+			ft_record_add_knob(&r->env, &r->nenv, val, sp ? sp : "", NULL);
 		} else if (!strcmp(key, "wall_seconds")) {
 			r->wall = strtod(val, &end);
 			r->has_wall = end != val && !*end;

@@ -8,6 +8,8 @@
  *   knob NAME VALUE            every knob's value during the run
  *   set NAME VALUE OLD         settings applied by --set (and restored)
  *   counter SOURCE NAME DELTA  SOURCE is "foliotune" or "vmstat"
+ *   env KEY VALUE              the machine it ran on (env.c): kernel, CPUs,
+ *                              "env knob NAME VALUE" before the settings
  *
  * Lines starting with '#' are comments; unknown keys are ignored.
  */
@@ -49,6 +51,8 @@ struct ft_record {
 	size_t nsets;
 	struct ft_rec_counter *counters;
 	size_t ncounters;
+	struct ft_rec_knob *env;	/* env lines: KEY ("knob NAME" for knobs), VALUE */
+	size_t nenv;
 };
 
 /* Parse a record; 0, or -errno / -EBADMSG with msg. */

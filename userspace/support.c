@@ -9,7 +9,8 @@
  * $FT_STATE_DIR/verified as for make; read when asked: a kernel verified
  * after this CLI was built counts).  The only implementation: "foliotune
  * support" prints its verdict in one line for make, scripts/kernels/
- * support.sh and people; -V, status, load, get, set and stat use it.
+ * support.sh and people, and lists the builds to boot; status, load, get,
+ * set and counters use it.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -57,23 +58,29 @@ static const struct {
 	{ NULL, NULL }
 };
 
-/* "a, b, c": the verified builds (the debug lane's excluded) */
-static void ft_verified_list(char *buf, size_t len)
-{
-	size_t i, n = 0;
+/*
+ * Where a refusal sends the user for the builds to boot: this command,
+ * which lists them one per line.  The same words wherever the line shows
+ * (make's refusal, from support.sh, drops the list that follows it here).
+ */
+#define FT_LIST_HINT "'" FOLIOTUNE_NAME " support -l' lists them"
 
-	buf[0] = '\0';
+/* The verified builds to boot, one per line (the debug lane's left out). */
+static void ft_verified_list(FILE *f)
+{
+	size_t i;
+
 	for (i = 0; ft_verified[i].release; i++) {
 		const char *r = ft_verified[i].release;
 		size_t rl = strlen(r);
 
 		if (rl > 8 && !strcmp(r + rl - 8, "-ftdebug"))
 			continue;
-		ft_msg(buf + n, len - n, "%s%s", n ? ", " : "", r);
-		n = strlen(buf);
+		if (ft_json)
+			jsonw_string(ft_jw, r);
+		else
+			fprintf(f, "%s\n", r);
 	}
-	if (!n)
-		ft_msg(buf, len, "none");
 }
 
 /* The string after "#define NAME" in a header, up to its closing quote. */
@@ -135,16 +142,19 @@ void ft_support_where(const char *rel, const char *ver, char *buf, size_t len)
 		ft_msg(buf, len, "locally %s (%s)", by, path);
 }
 
+/*
+ * One short line: why not, and the next step; the builds to boot are the
+ * support command's list, not repeated here.
+ */
 bool ft_support_check(const char *rel, const char *ver, char *why, size_t len)
 {
-	char list[FT_MSG_MAX], v[512], by[512], path[FT_PATH_MAX];
+	char v[512], by[512], path[FT_PATH_MAX];
 	size_t i;
 
 	why[0] = '\0';
-	ft_verified_list(list, sizeof(list));
 	if (strstr(rel, "-rt-") || strstr(ver, "PREEMPT_RT")) {
-		ft_msg(why, len, "PREEMPT_RT kernels cannot be supported (the per-CPU fault-around record assumes preemption is off under the page-table lock); boot a verified build: %s",
-		       list);
+		ft_msg(why, len, "PREEMPT_RT kernels cannot be supported (the page-table lock sleeps there); boot a verified build (%s)",
+		       FT_LIST_HINT);
 		return false;
 	}
 	for (i = 0; ft_verified[i].release; i++) {
@@ -164,11 +174,11 @@ bool ft_support_check(const char *rel, const char *ver, char *why, size_t len)
 		return false;
 	}
 	if (!strncmp(rel, "6.12.", 5) && strstr(rel, "+deb1") && strstr(rel, "-amd64"))
-		ft_msg(why, len, "this build is not verified; verify it: make verify-kernel KVER=%s (docs/kernels.md; on a test box that runs it: sudo FT_TEST_BOX=1 make verify-kernel, docs/own-box.md), or boot a verified build: %s",
-		       rel, list);
+		ft_msg(why, len, "this build is not verified; verify it: make verify-kernel KVER=%s (docs/kernels.md; on a test box that runs it: sudo FT_TEST_BOX=1 make verify-kernel, docs/own-box.md), or boot a verified build (%s)",
+		       rel, FT_LIST_HINT);
 	else
-		ft_msg(why, len, "%s serves Debian 6.12 builds; boot a verified one: %s",
-		       FOLIOTUNE_NAME, list);
+		ft_msg(why, len, "%s serves Debian 6.12 builds; boot a verified one (%s)",
+		       FOLIOTUNE_NAME, FT_LIST_HINT);
 	return false;
 }
 
@@ -184,29 +194,50 @@ bool ft_running_supported(char *why, size_t len)
 }
 
 static const struct option ft_support_opts[] = {
+	{ "list", no_argument, NULL, 'l' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
 /*
- * support [RELEASE VERSION]: the verdict in one line, for the running
+ * support [-l] [RELEASE VERSION]: the verdict in one line, for the running
  * kernel or the given build: "foliotune supports REL (VER): verified ..."
  * on standard output and exit 0, or "foliotune does not support REL (VER):
- * why; the next step" on standard error and exit 2.
+ * why; the next step" on standard error, then the verified builds one per
+ * line on standard output, and exit 2.  -l: only that list, exit 0.
  */
 int ft_cmd_support(int argc, char **argv)
 {
 	char rel[256], ver[512], why[FT_MSG_MAX], where[FT_MSG_MAX];
-	bool ok;
+	bool ok, list = false;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, ":jh", ft_support_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ljh", ft_support_opts, NULL)) != -1) {
+		if (c == 'l') {
+			list = true;
+			continue;
+		}
 		ret = ft_getopt_common(c, argc, argv, "support");
 		if (ret >= 0)
 			return ret;
 	}
 	ft_set_json(ft_json_requested);
+	if (list) {
+		if (argc != optind)
+			return ft_usage_error(EINVAL, "support: -l/--list takes no RELEASE VERSION");
+		if (ft_json) {
+			jsonw_start_object(ft_jw);
+			jsonw_name(ft_jw, "verified_builds");
+			jsonw_start_array(ft_jw);
+		}
+		ft_verified_list(stdout);
+		if (ft_json) {
+			jsonw_end_array(ft_jw);
+			jsonw_end_object(ft_jw);
+		}
+		return FT_EXIT_OK;
+	}
 	if (argc - optind == 2) {
 		if (!*argv[optind] || !*argv[optind + 1])
 			return ft_usage_error(EINVAL, "support: RELEASE and VERSION must not be empty");
@@ -235,11 +266,16 @@ int ft_cmd_support(int argc, char **argv)
 			jsonw_null_field(ft_jw, "verified");
 			jsonw_string_field(ft_jw, "next_step", why);
 		}
+		jsonw_name(ft_jw, "verified_builds");
+		jsonw_start_array(ft_jw);
+		ft_verified_list(stdout);
+		jsonw_end_array(ft_jw);
 		jsonw_end_object(ft_jw);
 	} else if (ok) {
 		printf("%s supports %s (%s): verified %s\n", FOLIOTUNE_NAME, rel, ver, where);
 	} else {
 		fprintf(stderr, "%s does not support %s (%s): %s\n", FOLIOTUNE_NAME, rel, ver, why);
+		ft_verified_list(stdout);
 	}
 	return ok ? FT_EXIT_OK : FT_EXIT_RUNTIME;
 }

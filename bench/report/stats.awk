@@ -21,7 +21,7 @@ function st_sample(name, x) { ST_in[++ST_nin] = name " " sprintf("%.17g", x) }
 function st_pair(name, a, b) { ST_in[++ST_nin] = name " " sprintf("%.17g %.17g", a, b) }
 function st_run(   cmd, i, l, f, o, n, got) {
 	if (!ST_nin) return
-	cmd = "'" ft "' stats > '" sttmp "'"
+	cmd = "'" ft "' analyze > '" sttmp "'"
 	for (i = 1; i <= ST_nin; i++) print ST_in[i] | cmd
 	close(cmd)
 	got = 0

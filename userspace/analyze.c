@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * stats_cmd.c - the stats command: the statistics of ab (stats.c) on
+ * analyze.c - the analyze command: the statistics of ab (stats.c) on
  * values measured elsewhere, "NAME VALUE" samples and "NAME A B" pairs,
  * with ab's verdicts (ab_report.c), so that the benchmark reports have no
  * median, spread or outlier rule of their own.
@@ -12,14 +12,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ab_report.h"
+#include "analyze.h"
 #include "fileio.h"
 #include "json_writer.h"
 #include "options.h"
 #include "output.h"
 #include "stats.h"
-#include "stats_cmd.h"
 #include "xalloc.h"
 
 struct ft_st_key {
@@ -214,14 +215,14 @@ static void ft_st_pairs(const struct ft_st_key *k, bool time)
 		ft_ab_json_res(&r);
 		return;
 	}
-	printf("%s\tpairs\t%zu\t%.10g\t%.10g\t%s\t%.10g\t%.10g\t%.10g\t%.6g\t%s\t%s\n",
+	printf("%s\tpairs\t%zu\t%.10g\t%.10g\t%s\t%.10g\t%.10g\t%.10g\t%.6g\t%s\t%s\t%.4f\n",
 	       r.name, k->n, r.cmp.s[0].median, r.cmp.s[1].median, r.cmp.ratio ? "B/A" : "B-A",
 	       r.cmp.est, r.cmp.lo, r.cmp.hi, r.cmp.w.p,
 	       r.cmp.verdict ? code[r.cmp.verdict + 1] : r.cmp.can_detect ? "none" : "few",
-	       ft_ab_verdict(&r, v, sizeof(v)));
+	       ft_ab_verdict(&r, v, sizeof(v)), r.cmp.hl.level);
 }
 
-static const struct option ft_stats_opts[] = {
+static const struct option ft_analyze_opts[] = {
 	{ "time", no_argument, NULL, 't' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
@@ -229,11 +230,11 @@ static const struct option ft_stats_opts[] = {
 };
 
 /*
- * stats [-t] [FILE]: the statistics of ab on values measured elsewhere (a
- * benchmark script's runs, or by hand), so that there is one home for
+ * analyze [-t] [FILE]: the statistics of ab on values measured elsewhere
+ * (a benchmark script's runs, or by hand), so that there is one home for
  * medians, spread, the outlier rule and the verdicts.
  */
-int ft_cmd_stats(int argc, char **argv)
+int ft_cmd_analyze(int argc, char **argv)
 {
 	struct ft_st st = { 0 };
 	const char *path = "-";
@@ -242,38 +243,50 @@ int ft_cmd_stats(int argc, char **argv)
 	size_t i;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, ":tjh", ft_stats_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":tjh", ft_analyze_opts, NULL)) != -1) {
 		if (c == 't') {
 			time = true;
 			continue;
 		}
-		ret = ft_getopt_common(c, argc, argv, "stats");
+		ret = ft_getopt_common(c, argc, argv, "analyze");
 		if (ret >= 0)
 			return ret;
 	}
 	ft_set_json(ft_json_requested);
 	if (argc - optind > 1)
-		return ft_usage_error(EINVAL, "stats: at most one FILE");
+		return ft_usage_error(EINVAL, "analyze: at most one FILE");
 	if (argc - optind == 1)
 		path = argv[optind];
-	ret = ft_read_file(strcmp(path, "-") ? path : "/dev/stdin", &buf, NULL);
+	/* standard input is fd 0: a box or chroot may have no /dev/stdin */
+	if (strcmp(path, "-"))
+		ret = ft_read_file(path, &buf, NULL);
+	else
+		ret = ft_read_fd(STDIN_FILENO, &buf, NULL);
 	if (ret)
-		return ft_runtime_error(-ret, "%s: %s", path, strerror(-ret));
+		return ft_runtime_error(-ret, "%s: %s", strcmp(path, "-") ? path :
+					"standard input", strerror(-ret));
 	ret = ft_st_parse(path, buf, &st, msg, sizeof(msg));
 	free(buf);
+	if (!ret && !st.nkey) {
+		/* an upstream step that printed nothing must not pass for a result */
+		snprintf(msg, sizeof(msg), "%s: no values read (expected NAME VALUE or NAME A B lines)",
+			 path);
+		ret = -ENODATA;
+	}
 	if (ret) {
 		ft_st_free(&st);
-		return ft_usage_error(-ret, "stats: %s", msg);
+		return ft_usage_error(-ret, "analyze: %s", msg);
 	}
 	if (ft_json) {
 		jsonw_start_object(ft_jw);
 		jsonw_float_field_fmt(ft_jw, "alpha", "%.2f", FT_STATS_ALPHA);
-		jsonw_float_field_fmt(ft_jw, "ci_level", "%.2f", FT_STATS_LEVEL);
+		/* the level aimed at; each result has its interval's exact one (ci_level) */
+		jsonw_float_field_fmt(ft_jw, "ci_level_target", "%.2f", FT_STATS_LEVEL);
 		jsonw_name(ft_jw, "results");
 		jsonw_start_array(ft_jw);
 	} else {
 		printf("# NAME\tsamples\tN\tMEDIAN\tQ1\tQ3\tMIN\tMAX\tOUTLIERS\n"
-		       "# NAME\tpairs\tN\tA_MEDIAN\tB_MEDIAN\tB/A|B-A\tESTIMATE\tCI_LOW\tCI_HIGH\tP\tVERDICT\tTEXT\n");
+		       "# NAME\tpairs\tN\tA_MEDIAN\tB_MEDIAN\tB/A|B-A\tESTIMATE\tCI_LOW\tCI_HIGH\tP\tVERDICT\tTEXT\tCI_LEVEL\n");
 	}
 	for (i = 0; i < st.nkey; i++) {
 		if (st.key[i].nval == 1)
