@@ -270,7 +270,7 @@ mutant-%: $(KDIR)/Makefile $(VERIFIED_HEADER) $(KLP_SYMVERS) $(KCOPY)/patch
 	@test -r tests/mutants/$*.patch || { echo "no tests/mutants/$*.patch"; exit 1; }
 	if grep -q '^+++ b/userspace/' tests/mutants/$*.patch; then \
 		rm -rf $(BUILD)/mutants/$* && mkdir -p $(BUILD)/mutants/$*/userspace && \
-		cp userspace/*.c userspace/*.h userspace/Makefile $(BUILD)/mutants/$*/userspace/ && \
+		cp -r userspace/*.c userspace/*.h userspace/Makefile userspace/util $(BUILD)/mutants/$*/userspace/ && \
 		cp -r include $(BUILD)/mutants/$*/ && \
 		patch -s -p1 -F0 --no-backup-if-mismatch -d $(BUILD)/mutants/$* < tests/mutants/$*.patch && \
 		$(MAKE) -C $(BUILD)/mutants/$*/userspace KVER=$(KVER); \

@@ -81,7 +81,7 @@ for r in "${raws[@]}"; do
 done
 batched_recs=$(python3 "$(dirname "$0")/records.py" "${raws[@]}" | awk -F '\t' '$1 ~ /\.batched\.[0-9]+$/')
 
-# Medians, min..max and the outlier rule: foliotune stats (userspace/stats.c),
+# Medians, min..max and the outlier rule: foliotune analyze (userspace/util/statistics.c),
 # as in the reports.
 bench_ft || { echo "plot.sh: cannot build userspace/foliotune (its stats command)" >&2; exit 2; }
 

@@ -26,12 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ab.h"
 #include "ab_report.h"
-#include "env.h"
 #include "build_info.h"
+#include "child.h"
 #include "clock.h"
-#include "counters.h"
+#include "commands.h"
+#include "env.h"
 #include "fileio.h"
 #include "foliotune.h"
 #include "knobs.h"
@@ -40,9 +40,9 @@
 #include "output.h"
 #include "path.h"
 #include "privilege.h"
-#include "record.h"
 #include "record_file.h"
-#include "stats.h"
+#include "snapshot.h"
+#include "statistics.h"
 #include "sysinfo.h"
 #include "xalloc.h"
 
@@ -270,38 +270,10 @@ static int ft_ab_args(int argc, char **argv, struct ft_ab *ab)
 
 static int ft_ab_open(struct ft_ab *ab)
 {
-	char stamp[32];
-	struct tm tm;
-	time_t now = time(NULL);
-	int fd = -1, i;
+	int fd = ft_create_new_file(ab->output, "ab", ab->file, sizeof(ab->file));
 
-	if (ab->output) {
-		snprintf(ab->file, sizeof(ab->file), "%s", ab->output);
-		fd = open(ab->file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	} else {
-		gmtime_r(&now, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-		for (i = 1; i < 100; i++) {
-			if (i == 1)
-				snprintf(ab->file, sizeof(ab->file), "./%s-ab-%s.txt",
-					 FOLIOTUNE_NAME, stamp);
-			else
-				snprintf(ab->file, sizeof(ab->file), "./%s-ab-%s-%d.txt",
-					 FOLIOTUNE_NAME, stamp, i);
-			fd = open(ab->file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-			if (fd >= 0 || errno != EEXIST)
-				break;
-		}
-	}
-	if (fd < 0) {
-		int err = errno;
-
-		if (err == EEXIST)
-			return ft_runtime_error(err, "%s already exists (ab files are never overwritten)",
-						ab->file);
-		return ft_runtime_error(err, "cannot create %s: %s", ab->file, strerror(err));
-	}
-	ft_give_to_sudo_user(fd, ab->file);
+	if (fd < 0)
+		return ft_new_file_error(-fd, ab->file, "ab files");
 	ab->out = fdopen(fd, "w");
 	if (!ab->out) {
 		close(fd);
@@ -388,7 +360,7 @@ static int ft_ab_apply(struct ft_ab *ab, int arm)
 /* Restore in reverse order; returns the number of failures. */
 static int ft_ab_restore(struct ft_ab *ab)
 {
-	int failed = 0, err;
+	int failed = 0;
 	size_t i;
 
 	for (i = ab->nk; i-- > 0;) {
@@ -396,15 +368,10 @@ static int ft_ab_restore(struct ft_ab *ab)
 
 		if (!k->applied)
 			continue;
-		err = ft_knob_write(ab->dir, k->knob, k->old.text);
-		if (err) {
-			ft_warn("cannot restore %s to %s: %s (run '%s set %s %s')",
-				k->knob->name, k->old.text, strerror(-err), ft_prog,
-				k->knob->name, k->old.text);
+		if (ft_knob_restore(ab->dir, k->knob, k->old.text))
 			failed++;
-		} else {
+		else
 			k->applied = false;
-		}
 	}
 	return failed;
 }

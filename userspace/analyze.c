@@ -15,12 +15,12 @@
 #include <unistd.h>
 
 #include "ab_report.h"
-#include "analyze.h"
+#include "commands.h"
 #include "fileio.h"
 #include "json_writer.h"
 #include "options.h"
 #include "output.h"
-#include "stats.h"
+#include "statistics.h"
 #include "xalloc.h"
 
 struct ft_st_key {

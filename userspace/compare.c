@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "ab_report.h"
-#include "compare.h"
+#include "commands.h"
 #include "fileio.h"
 #include "foliotune.h"
 #include "json_writer.h"
@@ -563,26 +563,16 @@ static void ft_compare_json(struct ft_cmp *c, struct ft_row **shown, size_t nsho
 		jsonw_start_object(jw);
 		jsonw_string_field(jw, "file", r->path);
 		jsonw_string_field(jw, "label", c->labels[j]);
-		jsonw_name(jw, "date");
-		r->date ? jsonw_string(jw, r->date) : jsonw_null(jw);
-		jsonw_name(jw, "kernel_release");
-		r->kernel_release ? jsonw_string(jw, r->kernel_release) : jsonw_null(jw);
-		jsonw_name(jw, "command");
-		r->command ? jsonw_string(jw, r->command) : jsonw_null(jw);
-		jsonw_name(jw, "module");
-		r->module ? jsonw_string(jw, r->module) : jsonw_null(jw);
+		jsonw_string_or_null_field(jw, "date", r->date);
+		jsonw_string_or_null_field(jw, "kernel_release", r->kernel_release);
+		jsonw_string_or_null_field(jw, "command", r->command);
+		jsonw_string_or_null_field(jw, "module", r->module);
 		if (r->has_wall)
 			jsonw_float_field_fmt(jw, "wall_seconds", "%.6f", r->wall);
 		else
 			jsonw_null_field(jw, "wall_seconds");
-		if (r->exit_code >= 0)
-			jsonw_int_field(jw, "exit_code", r->exit_code);
-		else
-			jsonw_null_field(jw, "exit_code");
-		if (r->exit_signal >= 0)
-			jsonw_int_field(jw, "exit_signal", r->exit_signal);
-		else
-			jsonw_null_field(jw, "exit_signal");
+		jsonw_int_or_null_field(jw, "exit_code", r->exit_code);
+		jsonw_int_or_null_field(jw, "exit_signal", r->exit_signal);
 		jsonw_name(jw, "settings");
 		jsonw_start_object(jw);
 		for (i = 0; i < r->nsets; i++) {

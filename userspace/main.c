@@ -9,20 +9,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ab.h"
-#include "analyze.h"
 #include "build_info.h"
-#include "compare.h"
-#include "counters.h"
+#include "commands.h"
 #include "foliotune.h"
-#include "getset.h"
 #include "json_writer.h"
-#include "lifecycle.h"
 #include "options.h"
 #include "output.h"
-#include "record.h"
-#include "status.h"
-#include "support.h"
 
 struct ft_command {
 	const char *name;
@@ -120,12 +112,6 @@ static const struct ft_command *ft_command_find(const char *cmd, bool *old)
 	return NULL;
 }
 
-static const struct option ft_help_opts[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
 /*
  * help [-j] [COMMAND]: the global usage, or one command's.  The usage is
  * text even with -j, as with COMMAND --help; -j makes its errors JSON, as
@@ -136,14 +122,11 @@ static int ft_cmd_help(int argc, char **argv)
 	const char *cmd;
 	char hint[256];
 	bool old;
-	int ch, ret;
+	int ret;
 
-	while ((ch = getopt_long(argc, argv, ":jh", ft_help_opts, NULL)) != -1) {
-		ret = ft_getopt_common(ch, argc, argv, "help");
-		if (ret >= 0)
-			return ret;
-	}
-	ft_set_json(ft_json_requested);
+	ret = ft_getopt_plain(argc, argv, "help");
+	if (ret >= 0)
+		return ret;
 	if (argc - optind > 1)
 		return ft_usage_error(EINVAL, "help: expected at most one COMMAND");
 	cmd = optind < argc ? argv[optind] : NULL;

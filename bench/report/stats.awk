@@ -4,7 +4,7 @@
 # ft=FOLIOTUNE -v sttmp=FILE -f stats.awk -f runs.awk -f NAME.awk): they
 # compute no statistics of their own.  Medians, quartiles, min..max,
 # the outlier rule (4x off the median, with 3 values or more) and the
-# paired verdicts come from `foliotune stats` (userspace/stats.c, the
+# paired verdicts come from `foliotune analyze` (userspace/util/statistics.c, the
 # code of `foliotune ab`): one home for them.
 #
 # st_sample(name, x): one value of sample NAME, in order (outliers are named

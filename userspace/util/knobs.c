@@ -14,6 +14,7 @@
 
 #include "fileio.h"
 #include "foliotune.h"
+#include "json_writer.h"
 #include "knobs.h"
 #include "output.h"
 #include "path.h"
@@ -273,4 +274,22 @@ void ft_knob_range(const struct ft_knob *k, char *buf, size_t len)
 		snprintf(hi, sizeof(hi), "%" PRIu64, k->max);
 	}
 	snprintf(buf, len, "%s..%s", lo, hi);
+}
+
+void ft_knob_value_json(const char *field, const struct ft_knob_value *v)
+{
+	if (v->numeric)
+		jsonw_uint_field(ft_jw, field, v->value);
+	else
+		jsonw_string_field(ft_jw, field, v->text);
+}
+
+int ft_knob_restore(const char *dir, const struct ft_knob *k, const char *old)
+{
+	int err = ft_knob_write(dir, k, old);
+
+	if (err)
+		ft_warn("cannot restore %s to %s: %s (run '%s set %s=%s')", k->name, old,
+			strerror(-err), ft_prog, k->name, old);
+	return err;
 }

@@ -284,3 +284,27 @@ void jsonw_null_field(json_writer_t *self, const char *name)
 	jsonw_name(self, name);
 	jsonw_null(self);
 }
+
+void jsonw_string_or_null_field(json_writer_t *self, const char *name, const char *value)
+{
+	if (value)
+		jsonw_string_field(self, name, value);
+	else
+		jsonw_null_field(self, name);
+}
+
+void jsonw_int_or_null_field(json_writer_t *self, const char *name, long long value)
+{
+	if (value >= 0)
+		jsonw_int_field(self, name, value);
+	else
+		jsonw_null_field(self, name);
+}
+
+void jsonw_bool_or_null_field(json_writer_t *self, const char *name, long long value)
+{
+	if (value >= 0)
+		jsonw_bool_field(self, name, value != 0);
+	else
+		jsonw_null_field(self, name);
+}

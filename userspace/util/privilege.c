@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * privilege.c - who runs the CLI: root checks (FOLIOTUNE_ASSUME_UID lets
- * the host tests pretend), and giving the files it writes under sudo(8)
- * back to the user who ran sudo.
+ * the host tests pretend), and the files it writes (records, ab files):
+ * new ones only, given under sudo(8) back to the user who ran sudo.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "foliotune.h"
 #include "output.h"
 #include "privilege.h"
 
@@ -61,4 +65,42 @@ int ft_require_root(const char *what)
 	if (ft_euid() == 0)
 		return 0;
 	return ft_runtime_error(EPERM, "%s requires root privileges", what);
+}
+
+int ft_create_new_file(const char *given, const char *kind, char *path, size_t len)
+{
+	char stamp[32];
+	struct tm tm;
+	time_t now = time(NULL);
+	int fd = -1, i;
+
+	if (given) {
+		snprintf(path, len, "%s", given);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	} else {
+		gmtime_r(&now, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+		for (i = 1; i < 100; i++) {
+			if (i == 1)
+				snprintf(path, len, "./%s-%s-%s.txt", FOLIOTUNE_NAME, kind, stamp);
+			else
+				snprintf(path, len, "./%s-%s-%s-%d.txt", FOLIOTUNE_NAME, kind,
+					 stamp, i);
+			fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+			if (fd >= 0 || errno != EEXIST)
+				break;
+		}
+	}
+	if (fd < 0)
+		return -errno;
+	ft_give_to_sudo_user(fd, path);
+	return fd;
+}
+
+int ft_new_file_error(int err, const char *path, const char *what)
+{
+	if (err == EEXIST)
+		return ft_runtime_error(err, "%s already exists (%s are never overwritten)",
+					path, what);
+	return ft_runtime_error(err, "cannot create %s: %s", path, strerror(err));
 }

@@ -18,6 +18,13 @@ int ft_find_debugfs_dir(char *dir, size_t len, char *msg, size_t msglen);
 int ft_open_debugfs_dir(char *dir, size_t len);
 /* Explain a failed debugfs access (lockdown, permissions). */
 void ft_explain_debugfs_errno(int err, const char *path, char *msg, size_t len);
+struct ft_knob;
+/*
+ * Report a failed access (VERB "read", "write") to knob k's file in dir:
+ * not provided by this module, lockdown, permission, the errno by name.
+ * Returns the exit code.
+ */
+int ft_knob_fail(const char *dir, const struct ft_knob *k, int err, const char *verb);
 
 /*
  * The module file to load for kernel release rel: the one modprobe would

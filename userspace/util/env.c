@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "build_file.h"
 #include "env.h"
 #include "fileio.h"
 #include "foliotune.h"
 #include "knobs.h"
-#include "lifecycle.h"
 #include "output.h"
 #include "path.h"
 #include "sysinfo.h"

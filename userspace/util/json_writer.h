@@ -41,5 +41,9 @@ void jsonw_float_field_fmt(json_writer_t *self, const char *name,
 			   const char *fmt, double value);
 void jsonw_bool_field(json_writer_t *self, const char *name, bool value);
 void jsonw_null_field(json_writer_t *self, const char *name);
+/* The value, or null for an absent one: a NULL string, a negative number. */
+void jsonw_string_or_null_field(json_writer_t *self, const char *name, const char *value);
+void jsonw_int_or_null_field(json_writer_t *self, const char *name, long long value);
+void jsonw_bool_or_null_field(json_writer_t *self, const char *name, long long value);
 
 #endif /* FT_JSON_WRITER_H */

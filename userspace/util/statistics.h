@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * stats.h - the statistics of ab: quartiles, Wilcoxon signed-rank test,
- * Hodges-Lehmann interval, and the comparison of two arms' pairs that
- * ab and stats report (stats.c).
+ * statistics.h - the statistics of ab: quartiles, Wilcoxon signed-rank
+ * test, Hodges-Lehmann interval, and the comparison of two arms' pairs that
+ * ab and analyze report (statistics.c).
  */
-#ifndef FT_STATS_H
-#define FT_STATS_H
+#ifndef FT_STATISTICS_H
+#define FT_STATISTICS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -50,4 +50,4 @@ struct ft_paired {
 void ft_paired(const double *a, const double *b, size_t n, bool ratio,
 	       struct ft_paired *res);
 
-#endif /* FT_STATS_H */
+#endif /* FT_STATISTICS_H */

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * counters.h - snapshots of "name value" counter files, the counters command
- * (counters.c).
+ * snapshot.h - snapshots of "name value" counter files, and their deltas
+ * as a record's counters (snapshot.c).
  */
-#ifndef FT_COUNTERS_H
-#define FT_COUNTERS_H
+#ifndef FT_SNAPSHOT_H
+#define FT_SNAPSHOT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct ft_record;
 
 struct ft_counter {
 	char *name;
@@ -24,7 +26,9 @@ void ft_snapshot_free(struct ft_snapshot *s);
 /* Value of name in s (hint: expected index); false if absent. */
 bool ft_snapshot_lookup(const struct ft_snapshot *s, const char *name,
 			size_t hint, uint64_t *out);
-int ft_module_vmstat_path(char *buf, size_t len, char *msg, size_t msglen);
-int ft_cmd_counters(int argc, char **argv);
+/* Append after - before of every counter of after, as SOURCE counters. */
+void ft_record_add_deltas(struct ft_record *r, const char *source,
+			  const struct ft_snapshot *before,
+			  const struct ft_snapshot *after);
 
-#endif /* FT_COUNTERS_H */
+#endif /* FT_SNAPSHOT_H */

@@ -17,6 +17,11 @@ int ft_command_usage(const char *cmd, FILE *f);
  * else the exit code (help printed: 0; bad option: 1).
  */
 int ft_getopt_common(int c, int argc, char **argv, const char *cmd);
+/*
+ * The options of a command that has none of its own (-j, -h), and their
+ * errors; -1 to go on (optind at the first argument), else the exit code.
+ */
+int ft_getopt_plain(int argc, char **argv, const char *cmd);
 /* Record that -j was given (applied once options are parsed). */
 extern bool ft_json_requested;
 

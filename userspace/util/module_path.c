@@ -13,12 +13,13 @@
 #include "build_info.h"
 #include "fileio.h"
 #include "foliotune.h"
+#include "knobs.h"
 #include "module_path.h"
 #include "output.h"
 #include "path.h"
 #include "privilege.h"
-#include "support.h"
 #include "sysinfo.h"
+#include "verified.h"
 
 bool ft_module_loaded(void)
 {
@@ -238,4 +239,21 @@ int ft_find_module_file(const char *rel, char *path, size_t len,
 	ft_msg(msg, msglen, "module %s.ko not found (not in %s/modules.dep, not in %s/updates/, no %s)",
 	       FOLIOTUNE_NAME, moddir, moddir, FOLIOTUNE_BUILD_KO);
 	return -ENOENT;
+}
+
+/* Report a failed knob access: missing file, lockdown, permission, errno. */
+int ft_knob_fail(const char *dir, const struct ft_knob *k, int err, const char *verb)
+{
+	char path[FT_PATH_MAX], msg[FT_MSG_MAX];
+
+	if (err == ENOENT)
+		return ft_runtime_error(err, "knob %s is not provided by this module",
+					k->name);
+	if (ft_join(path, sizeof(path), dir, k->name))
+		snprintf(path, sizeof(path), "%s", k->name);
+	if (err == EPERM || err == EACCES) {
+		ft_explain_debugfs_errno(err, path, msg, sizeof(msg));
+		return ft_runtime_error(err, "cannot %s %s: %s", verb, k->name, msg);
+	}
+	return ft_runtime_error(err, "cannot %s %s: %s", verb, k->name, strerror(err));
 }

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * support.h - the support check: a module/verified/ build, or one verified
- * on this machine (support.c).
+ * verified.h - the support check: a module/verified/ build, or one
+ * verified on this machine (verified.c).
  */
-#ifndef FT_SUPPORT_H
-#define FT_SUPPORT_H
+#ifndef FT_VERIFIED_H
+#define FT_VERIFIED_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Release and version of a verified build?  If not, why, and what to do. */
 bool ft_support_check(const char *rel, const char *ver, char *why, size_t len);
@@ -18,7 +19,7 @@ bool ft_running_supported(char *why, size_t len);
  * "" if it is not.
  */
 void ft_support_where(const char *rel, const char *ver, char *buf, size_t len);
-/* foliotune support [RELEASE VERSION]: the verdict in one line */
-int ft_cmd_support(int argc, char **argv);
+/* The verified builds to boot, one per line (JSON: strings of an array). */
+void ft_verified_list(FILE *f);
 
-#endif /* FT_SUPPORT_H */
+#endif /* FT_VERIFIED_H */

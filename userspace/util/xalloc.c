@@ -7,15 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
+#include "foliotune.h"
 #include "xalloc.h"
 
 static void ft_oom(void) __attribute__((noreturn));
 
 static void ft_oom(void)
 {
-	fprintf(stderr, "%s: out of memory\n", ft_prog);
-	exit(FT_EXIT_RUNTIME);
+	/* (exit status 2, FT_EXIT_RUNTIME: a leaf, this file includes no output.h) */
+	fprintf(stderr, "%s: out of memory\n", FOLIOTUNE_NAME);
+	exit(2);
 }
 
 char *ft_strdup(const char *s)

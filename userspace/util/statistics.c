@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * stats.c - the statistics of "foliotune ab" (docs/cli.md, "Statistics"):
+ * statistics.c - the statistics of "foliotune ab" (docs/cli.md, "Statistics"):
  * per-arm summaries, the exact Wilcoxon signed-rank test of paired
  * differences and the Hodges-Lehmann estimate with its confidence interval,
  * and from them the verdict on two arms' pairs.
  * Plain C so the CLI answers on a user's box with nothing else installed;
- * tests/host/cli/test-stats.py checks it against scipy.
+ * tests/host/cli/stats_ref.py checks it against scipy.
  */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "statistics.h"
 #include "xalloc.h"
 
 static int ft_dbl_cmp(const void *a, const void *b)

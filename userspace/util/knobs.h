@@ -42,6 +42,11 @@ void ft_format_bytes(uint64_t v, char *buf, size_t len);
 int ft_knob_read(const char *dir, const struct ft_knob *k,
 		 struct ft_knob_value *out);
 int ft_knob_write(const char *dir, const struct ft_knob *k, const char *text);
+/* Write a knob's old value back; on failure warn how to do it by hand. */
+int ft_knob_restore(const char *dir, const struct ft_knob *k, const char *old);
+
+/* field: the value, a number when it reads as one (-j of get and set) */
+void ft_knob_value_json(const char *field, const struct ft_knob_value *v);
 
 /* "4K..2M", "100..60000": a knob's documented range */
 void ft_knob_range(const struct ft_knob *k, char *buf, size_t len);

@@ -355,3 +355,21 @@ int ft_getopt_common(int c, int argc, char **argv, const char *cmd)
 		return ft_usage_error(EINVAL, "%s: unrecognized option '%s'", cmd, arg);
 	}
 }
+
+int ft_getopt_plain(int argc, char **argv, const char *cmd)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
+		ret = ft_getopt_common(c, argc, argv, cmd);
+		if (ret >= 0)
+			return ret;
+	}
+	ft_set_json(ft_json_requested);
+	return -1;
+}
