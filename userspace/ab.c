@@ -4,7 +4,7 @@
  * (arms A and B) in ABBA order, record every run as record does into one
  * ab file (the man page, AB FILES), restore the knobs and print the file's
  * report (ab_report.c): whether B differs from A, by the statistics of
- * stats.c.  "compare AB_FILE" prints the same report, and the analyze
+ * statistics.c.  "compare AB_FILE" prints the same report, and the analyze
  * command (analyze.c) the same analysis and verdicts for values measured
  * elsewhere (the bench reports).
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * analyze.c - the analyze command: the statistics of ab (stats.c) on
+ * analyze.c - the analyze command: the statistics of ab (statistics.c) on
  * values measured elsewhere, "NAME VALUE" samples and "NAME A B" pairs,
  * with ab's verdicts (ab_report.c), so that the benchmark reports have no
  * median, spread or outlier rule of their own.

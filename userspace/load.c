@@ -5,8 +5,8 @@
  * finit_module(2) watched while it lasts, then the livepatch transition.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * knobs.c - the knob table (from foliotune.h): parsing, formatting, reading
- * and writing knob values.  The get and set commands are in getset.c.
+ * and writing knob values.  The get and set commands are get.c and set.c.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -11,9 +11,9 @@
  * verdict; status, load, get, set and counters refuse with it.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdbool.h>
 #include <string.h>
 
 #include "fileio.h"
