@@ -519,7 +519,7 @@ help:
 	@echo '  make ksrc     the default build'"'"'s kernel source, unpacked into the kernel cache (checkpatch, mm selftests)'
 	@echo '  make mm-selftests     the kernel'"'"'s mm selftests of that source, built into build/mm-selftests/'
 	@echo '  make check    the whole test suite (host tests, style, test-box suites)'
-	@echo '  make demo     boot the test box: reclaim, MADV_PAGEOUT, app launch through foliotune ab, each with its verdict (~4 min TCG)'
+	@echo '  make demo     boot the test box: reclaim, MADV_PAGEOUT, app launch through foliotune ab, each with its verdict (~5 min TCG)'
 	@echo '  make vm-run CMD=...   run a command in the test box (exit status returned)'
 	@echo '  make bench-unmap      batched vs stock unmap benchmarks, one test-box boot (~30 min TCG)'
 	@echo '  make bench-faultaround   fault-around configurations, one test-box boot (~80 min TCG)'

@@ -25,7 +25,7 @@
 # "[demo  SECONDS] ..." line, and ab a line per run with the time left.
 #
 # Environment: DEMO_PAIRS (6: the fewest pairs the signed-rank test can call
-# at p < 0.05, when all agree), DEMO_RECLAIM_MB (256), DEMO_PAGEOUT_SECONDS
+# at p < 0.05, when all agree), DEMO_RECLAIM_MB (192), DEMO_PAGEOUT_SECONDS
 # (2), DEMO_APPS (6), DEMO_LIMIT_MB (40: memory.max of the launch memcg),
 # DEMO_PARTS ("reclaim pageout launch": a subset runs only those).
 set -uo pipefail
@@ -38,7 +38,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 ft=$repo/userspace/foliotune
 report=$repo/bench/demo-report.py
 pairs=${DEMO_PAIRS:-6}
-mb=${DEMO_RECLAIM_MB:-256}
+mb=${DEMO_RECLAIM_MB:-192}
 secs=${DEMO_PAGEOUT_SECONDS:-2}
 apps=${DEMO_APPS:-6}
 limit=${DEMO_LIMIT_MB:-40}
