@@ -279,7 +279,7 @@ mutant-%: $(KDIR)/Makefile $(VERIFIED_HEADER) $(KLP_SYMVERS) $(KCOPY)/patch
 		$(MAKE) --no-print-directory KVER=$$kv mutant-$*; \
 	elif grep -q '^+++ b/userspace/' tests/mutants/$*.patch; then \
 		rm -rf $(BUILD)/mutants/$* && mkdir -p $(BUILD)/mutants/$*/userspace && \
-		cp userspace/*.c userspace/*.h userspace/Makefile $(BUILD)/mutants/$*/userspace/ && \
+		cp -r userspace/*.c userspace/*.h userspace/Makefile userspace/util $(BUILD)/mutants/$*/userspace/ && \
 		cp -r include $(BUILD)/mutants/$*/ && \
 		patch -s -p1 -F0 --no-backup-if-mismatch -d $(BUILD)/mutants/$* < tests/mutants/$*.patch && \
 		$(MAKE) -C $(BUILD)/mutants/$*/userspace KVER=$(KVER); \
@@ -297,7 +297,8 @@ deps:
 # KVER and write module/verified/KVER.h (scripts/kernels/verify.sh).
 # modules-all: foliotune.ko for every verified build, into
 # build/modules/KVER/.  check-kernels: the smoke suite on each of them
-# (FT_KERNELS: a subset).  kernels-doc: regenerate docs/kernels.md.
+# (FT_KERNELS: a subset).  kernels-doc: regenerate the support matrix of
+# docs/kernels.md (its table only: the prose is edited by hand).
 VERIFIED_KVERS := $(filter-out %-ftdebug,$(patsubst module/verified/%.h,%,$(wildcard module/verified/*.h)))
 FT_KERNELS ?= $(VERIFIED_KVERS)
 
@@ -318,8 +319,7 @@ check-kernels: cli progs
 	scripts/kernels/check-all.sh $(FT_KERNELS)
 
 kernels-doc:
-	scripts/kernels/matrix.sh > docs/kernels.md.tmp
-	mv docs/kernels.md.tmp docs/kernels.md
+	scripts/kernels/matrix.sh --update docs/kernels.md
 
 # kernels-newer: the registry's builds newer than the newest verified ones,
 # in one line (scripts/kernels/newer.sh; CI prints it and goes on).
@@ -521,10 +521,14 @@ clean:
 help:
 	@echo 'foliotune targets (KVER=$(KVER)):'
 	@echo '  make deps     install build and test dependencies (apt-get; root)'
-	@echo '  make          build module/foliotune.ko, userspace/foliotune, test programs'
+	@echo '  make          build module/foliotune.ko, userspace/foliotune, test programs, test modules'
 	@echo '  make module / cli     the module alone / the CLI alone (make -C userspace check: its tests)'
+	@echo '  make progs    the test and benchmark programs (tests/progs/, bench/progs/)'
+	@echo '  make test-modules     the test-only modules (console gate, wrong build, injected load failures)'
+	@echo '  make ksrc     the default build'"'"'s kernel source, unpacked into the kernel cache (checkpatch, mm selftests)'
+	@echo '  make mm-selftests     the kernel'"'"'s mm selftests of that source, built into build/mm-selftests/'
 	@echo '  make check    the whole test suite (host tests, style, test-box suites)'
-	@echo '  make demo     build, boot the test box, batched vs stock unmap + fault-around, headline tables (~2-4 min TCG)'
+	@echo '  make demo     boot the test box: reclaim, MADV_PAGEOUT, app launch through foliotune ab, each with its verdict (~5 min TCG)'
 	@echo '  make vm-run CMD=...   run a command in the test box (exit status returned)'
 	@echo '  make bench-unmap      batched vs stock unmap benchmarks, one test-box boot (~30 min TCG)'
 	@echo '  make bench-faultaround   fault-around configurations, one test-box boot (~80 min TCG)'
@@ -538,7 +542,9 @@ help:
 	@echo '  make debug-kernel     build the debug kernel (DEBUG_VM, PAGE_TABLE_CHECK, lockdep), cached'
 	@echo '  make check-debug      the test-box suites on the debug kernel (docs/debug-lane.md)'
 	@echo '  make check-debug-catches  a TEST-ONLY rmap-breaking build must be caught there'
+	@echo '  make FT_DEBUG_LANE=1 debug-modules / debug-verified   the lane'"'"'s modules / its verified header (docs/debug-lane.md)'
 	@echo '  make check-mutants [MUTANTS=...]  planted bugs (tests/mutants/) must each be caught (docs/mutants.md)'
+	@echo '  make mutant-NAME      build one planted bug, tests/mutants/NAME.patch, into build/mutants/NAME/'
 	@echo '  make install / uninstall   module, CLI, man page (DESTDIR, PREFIX); root'
 	@echo '  FT_TEST_BOX=1 make check-box / bench-box   the suites / benchmarks on this machine (root; docs/own-box.md)'
 	@echo '  make check-box-proof  install, check-box, bench-box inside the QEMU box from a clean copy (30-55 min TCG)'
@@ -546,8 +552,9 @@ help:
 	@echo '                        for the running kernel on a test box (FT_TEST_BOX=1, root): on the box itself, into /var/lib/foliotune (docs/own-box.md)'
 	@echo '  make modules-all [FT_KERNELS=...]  foliotune.ko for every verified build, into build/modules/KVER/'
 	@echo '  make check-kernels [FT_KERNELS=...]  the smoke suite in the test box on every verified build'
-	@echo '  make kernels-doc      regenerate docs/kernels.md (the kernel matrix)'
+	@echo '  make kernels-doc      regenerate the support matrix of docs/kernels.md (its table; the prose is edited by hand)'
 	@echo '  make kcopy [KVER=...]  the copied kernel code, made from the build'"'"'s source with module/kcopy/'"'"'s patch: where to read it'
 	@echo '  make kcopy-refresh [KVER=...]  after editing build/kcopy/KVER/b/: the patch again, then the copies'
 	@echo '  make kernels-newer    the registry'"'"'s Debian builds (6.12, Linux 7) newer than the newest verified ones'
+	@echo '  make help     this list'
 	@echo '  make clean'

@@ -81,20 +81,20 @@ for r in "${raws[@]}"; do
 done
 batched_recs=$(python3 "$(dirname "$0")/records.py" "${raws[@]}" | awk -F '\t' '$1 ~ /\.batched\.[0-9]+$/')
 
-# Medians, min..max and the outlier rule: foliotune stats (userspace/stats.c),
+# Medians, min..max and the outlier rule: foliotune analyze (userspace/util/statistics.c),
 # as in the reports.
 bench_ft || { echo "plot.sh: cannot build userspace/foliotune (its stats command)" >&2; exit 2; }
 
 # stats: stdin "KEY VALUE" lines -> "KEY n min median max", keys in first-seen order.
 stats() {
-	"$BENCH_FT" stats | awk -F '\t' '$1 !~ /^#/ && $2 == "samples" { print $1, $3, $7, $4, $8 }'
+	"$BENCH_FT" analyze | awk -F '\t' '$1 !~ /^#/ && $2 == "samples" { print $1, $3, $7, $4, $8 }'
 }
 
 # outliers FILE: FILE's "BENCH.CONFIG.REP METRIC VALUE" lines but those of
 # an outlier of BENCH.CONFIG (the runs unmap-report.sh warns about), which
 # are named on stderr.
 outliers() {
-	awk '{ split($1, p, "."); print p[1] "." p[2], $3 }' "$1" | "$BENCH_FT" stats |
+	awk '{ split($1, p, "."); print p[1] "." p[2], $3 }' "$1" | "$BENCH_FT" analyze |
 		awk 'FNR == NR {
 			split($0, f, "\t")
 			if (f[1] !~ /^#/ && f[2] == "samples") { med[f[1]] = f[4]; n = split(f[9], o, ","); for (i = 1; i <= n; i++) out[f[1], o[i]] = 1 }

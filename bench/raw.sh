@@ -27,9 +27,9 @@ bench_raw() {
 	BENCH_RAW=$t/raw
 }
 
-# bench_ft: set BENCH_FT to the foliotune CLI whose `stats` command gives
+# bench_ft: set BENCH_FT to the foliotune CLI whose `analyze` command gives
 # the reports and plots their medians, spread, outliers and verdicts
-# (userspace/stats.c: one home for them): $FOLIOTUNE if set, else
+# (userspace/util/statistics.c: one home for them): $FOLIOTUNE if set, else
 # userspace/foliotune, built (or brought up to date) first.  It runs nothing
 # and needs neither the module nor root.  Fails (1) when it cannot be built.
 bench_ft() {

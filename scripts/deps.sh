@@ -40,7 +40,8 @@ pkgs=(
 	build-essential gcc-12 libelf-dev pkg-config bc dwarves
 	kmod cpio busybox-static xz-utils zstd
 	qemu-system-x86 xfsprogs util-linux bpftrace
-	valgrind gnuplot-nox
+	# bats: the CLI's host tests (tests/host/cli/*.bats)
+	valgrind gnuplot-nox bats
 	stress-ng liburing-dev python3 python3-scipy
 	# the kernel cache and the Debian 13 build root
 	debian-archive-keyring mmdebstrap binutils

@@ -4,7 +4,7 @@
 # ft=FOLIOTUNE -v sttmp=FILE -f stats.awk -f runs.awk -f NAME.awk): they
 # compute no statistics of their own.  Medians, quartiles, min..max,
 # the outlier rule (4x off the median, with 3 values or more) and the
-# paired verdicts come from `foliotune stats` (userspace/stats.c, the
+# paired verdicts come from `foliotune analyze` (userspace/util/statistics.c, the
 # code of `foliotune ab`): one home for them.
 #
 # st_sample(name, x): one value of sample NAME, in order (outliers are named
@@ -21,7 +21,7 @@ function st_sample(name, x) { ST_in[++ST_nin] = name " " sprintf("%.17g", x) }
 function st_pair(name, a, b) { ST_in[++ST_nin] = name " " sprintf("%.17g %.17g", a, b) }
 function st_run(   cmd, i, l, f, o, n, got) {
 	if (!ST_nin) return
-	cmd = "'" ft "' stats > '" sttmp "'"
+	cmd = "'" ft "' analyze > '" sttmp "'"
 	for (i = 1; i <= ST_nin; i++) print ST_in[i] | cmd
 	close(cmd)
 	got = 0

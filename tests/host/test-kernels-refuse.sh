@@ -62,7 +62,7 @@ dversion=$(sed -n '/^#define FT_VERIFIED_VERSION/,/"/s/^[^"]*"\(.*\)"$/\1/p' "mo
 # (make check exports KVER, KDIR, KSRC: a box decides them itself)
 box() { env -u KVER -u KDIR -u KSRC make -s --no-print-directory RUNNING="$1" RUNNING_VERSION="$2" "${@:3}"; }
 expect "make on a box running an unverified build: says so, verify it or boot a verified one" \
-	"does not support ${unverified//+/.} .*not verified; verify it: make verify-kernel KVER=${unverified//+/.} .*boot a verified build: .*${default//+/.}" \
+	"does not support ${unverified//+/.} .*not verified; verify it: make verify-kernel KVER=${unverified//+/.} .*boot a verified build \('foliotune support -l' lists them\)" \
 	box "$unverified" '#1 SMP PREEMPT_DYNAMIC Debian 6.12.0-1 (2026-01-01)'
 expect "make install on a box running a verified release with another version string" \
 	"does not support ${default//+/.} .*was verified on version .*, not this one; verify this build: make verify-kernel KVER=${default//+/.}" \

@@ -13,17 +13,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "counters.h"
+#include "build_file.h"
+#include "child.h"
 #include "foliotune.h"
 #include "json_writer.h"
 #include "knobs.h"
-#include "lifecycle.h"
 #include "module_path.h"
 #include "output.h"
 #include "path.h"
-#include "record.h"
 #include "record_file.h"
-#include "stats.h"
+#include "snapshot.h"
+#include "statistics.h"
 #include "sysinfo.h"
 
 static int failures, count;
