@@ -178,8 +178,8 @@ static void *ft_mn_seq_at(struct seq_file *s, loff_t pos)
 	spin_lock(&mn->lock);
 	nr = mn->nr;
 	spin_unlock(&mn->lock);
-	/* record pos - 1; a pointer that is never NULL */
-	return pos <= nr ? (void *)(uintptr_t)pos : NULL;
+	/* record pos - 1, as a token that is neither NULL nor the header's */
+	return pos <= nr ? (void *)(uintptr_t)(pos + 1) : NULL;
 }
 
 static void *ft_mn_seq_start(struct seq_file *s, loff_t *pos)
@@ -200,7 +200,7 @@ static int ft_mn_seq_show(struct seq_file *s, void *v)
 {
 	struct ft_mn *mn = s->private;
 	unsigned long calls[FT_MN_OPS], young, dropped;
-	unsigned int i = (uintptr_t)v - 1;
+	unsigned int i = (uintptr_t)v - 2;
 	struct ft_mn_rec rec;
 	bool have;
 

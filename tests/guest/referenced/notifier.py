@@ -211,6 +211,9 @@ def main():
         out += ["calls=" + calls, "cover=" + cover, "sizes=" + sizes,
                 "digest=" + digest,
                 "mn_dropped=%d" % counts["dropped"],
+                # every call the counts name is a record read back
+                "mn_lost=%d" % (counts["cfy"] + counts["cy"] + counts["ty"] -
+                                counts["dropped"] - len(recs)),
                 "mn_other_ops=%d" % sum(r[0] != op for r in inside),
                 "mn_ranges=%d" % sum(r[0] == op and r[2] - r[1] > ref.PAGE
                                      for r in recs)]
