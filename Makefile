@@ -315,11 +315,7 @@ modules-all:
 	@set -e; for k in $(FT_KERNELS); do $(MAKE) --no-print-directory KVER=$$k kernel-module; done
 
 check-kernels: cli progs
-	@fail=0; for k in $(FT_KERNELS); do \
-		$(MAKE) --no-print-directory KVER=$$k kernel-module >/dev/null || { echo "not ok - kernels: $$k: module build"; fail=1; continue; }; \
-		if r=$$(scripts/kernels/smoke.sh $$k $(BUILD)/modules/$$k/foliotune.ko $(BUILD)/smoke/$$k); then \
-			echo "ok - kernels: $$k: smoke suite, $$r"; else echo "not ok - kernels: $$k: smoke suite"; fail=1; fi; \
-	done; exit $$fail
+	scripts/kernels/check-all.sh $(FT_KERNELS)
 
 kernels-doc:
 	scripts/kernels/matrix.sh > docs/kernels.md.tmp
@@ -411,7 +407,11 @@ debug-catches:
 	$(DEBUG_ENV) tests/debug-kernel/catches.sh
 
 # The whole suite: host tests, style, and the guest suites in the test box.
-check: all ksrc mm-selftests
+# The prerequisites build on every core at once (kbuild, the copies, the mm
+# selftests); the suites then run their own lanes (tests/run.sh).
+FT_JOBS ?= $(shell nproc)
+check:
+	@$(MAKE) --no-print-directory -j$(FT_JOBS) all ksrc mm-selftests
 	tests/run.sh
 
 # The long reliability runs (tests/soak.sh): make soak [DURATION=2h]

@@ -5,15 +5,22 @@
 # run still describes the tree.
 #
 #   tests/lanes.sh hash LANE       the hash of LANE's inputs in the work tree
-#   tests/lanes.sh status [LANE..] one line per lane: fresh, or stale since
-#                                  the first commit that changed its inputs
-#   tests/lanes.sh fresh LANE      exit 1 unless LANE's last run is fresh
+#   tests/lanes.sh status [LANE..] one line per lane, what its last run found:
+#                                  passed, failed (with the first failure) or
+#                                  incomplete at the current inputs, or stale
+#                                  since the first commit that changed them
+#   tests/lanes.sh fresh LANE      exit 1 unless LANE's last run passed at
+#                                  the current inputs
 #
 # A lane's run is recorded, by the lane itself, as a line of its record
 # file that matches the lane's selector and holds the commit it ran on (the
-# first word of 7 to 40 hex digits that names a commit) and "inputs HASH"
+# first word of 7 to 40 hex digits that names a commit), "inputs HASH"
 # (12 hex digits; older records have none, and are stale once a commit
-# after theirs changed an input).  The last such line counts.  The hash covers the content of the lane's input paths (git
+# after theirs changed an input) and its result: PASS, FAIL or INCOMPLETE,
+# each optionally followed by "(...)" saying why (the first failure; where
+# it stopped).  A mutation-lane row says "N caught, M missed" instead: it
+# passed when M is 0.  A record that names no result counts as incomplete.
+# The last such line counts.  The hash covers the content of the lane's input paths (git
 # tree hashes of the work tree, committed or not, untracked files included,
 # ignored ones not): it changes exactly when a file the lane's result
 # depends on changes, whatever else is committed meanwhile.
@@ -37,7 +44,7 @@ lanes() {
 mutants docs/mutants.md ^\|.20[0-9-]+ module :!module/verified module/verified/@KVER@.h scripts/kernels/default-kver include tests/guest :!tests/guest/reliability tests/mutants scripts/kernels/kcopy.py userspace/getset.c
 debug docs/debug-runs.md ^\|.20[0-9-]+ module include tests/guest tests/progs/ft_rel.c tests/mm-selftests tests/debug-kernel scripts/kernels/kcopy.py
 box-proof docs/own-box.md ^Last.run: module include userspace tests/own-box bench/box.sh tests/guest Makefile scripts
-kernels docs/kernels.md ^\|.6\.12.*\|.yes.\| module include scripts/kernels tests/guest/smoke.sh
+kernels docs/kernels.md ^\|.20[0-9-]+.[0-9:]+.\|.*\|.inputs module include scripts/kernels tests/guest/smoke.sh tests/vm/schedule.sh
 bench-unmap bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}\] module include bench/unmap.sh bench/unmap-guest.sh bench/lib.sh bench/report tests/progs
 bench-faultaround bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-faultaround\] module include bench/faultaround.sh bench/faultaround-guest.sh bench/lib.sh bench/report tests/progs bench/progs
 bench-reclaim bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-reclaim\] module include bench/reclaim.sh bench/reclaim-guest.sh bench/lib.sh bench/report tests/progs
@@ -98,9 +105,36 @@ last_record() {
 	echo "$c $h"
 }
 
-# status LANE: prints one line; returns 1 when stale.
+# result LINE: what a record line says its run found, as "passed",
+# "failed DETAIL" or "incomplete DETAIL".
+result() {
+	local line=$1 why missed
+	why=$(grep -oE '\b(PASS|FAIL|INCOMPLETE)\b( \([^|]*\))?' <<<"$line" | tail -1)
+	case $why in
+	INCOMPLETE*) echo "incomplete${why#INCOMPLETE}" ;;
+	FAIL*) # a run stopped early is incomplete, whatever failed first
+		if grep -qiE '\bincomplete\b|\bstopped\b' <<<"${why#FAIL}"; then
+			echo "incomplete${why#FAIL}"
+		else
+			echo "failed${why#FAIL}"
+		fi ;;
+	PASS*) echo passed ;;
+	*)	if missed=$(grep -oE '\b[0-9]+ missed\b' <<<"$line"); then
+			if [ "${missed%% *}" = 0 ]; then
+				echo passed
+			else
+				echo "failed ($missed)"
+			fi
+		else
+			echo "incomplete (the record names no result)"
+		fi ;;
+	esac
+}
+
+# status LANE: prints one line; returns 1 unless the last run passed at
+# the current inputs.
 status() {
-	local name file sel paths rec commit hash now since
+	local name file sel paths rec commit hash now since found line
 	read -r name file sel paths <<<"$(lane_line "$1")"
 	# shellcheck disable=SC2086  # paths is a list
 	now=$(inputs_hash $paths)
@@ -110,8 +144,16 @@ status() {
 	fi
 	read -r commit hash <<<"$rec"
 	if [ "$hash" = "$now" ]; then
-		echo "lane $name: fresh (last run at $commit, inputs $hash)"
-		return 0
+		line=$(grep -E "$sel" "$file" | tail -1)
+		found=$(result "$line")
+		case $found in
+		passed) echo "lane $name: passed at the current inputs (run at $commit, inputs $hash)"
+			return 0 ;;
+		*) local detail=${found#"${found%% *}"}
+		   detail=${detail# (}
+		   echo "lane $name: ${found%% *} at the current inputs (run at $commit, inputs $hash)${detail:+: ${detail%)}}"
+		   return 1 ;;
+		esac
 	fi
 	since=
 	if [ "$commit" != unknown ]; then

@@ -22,7 +22,7 @@ cd "$repo" || exit 1
 # test-knob-table builds a copy of module/ in its own directory, from the
 # tree's sources and the build's kcopy-gen and symvers, which the tree
 # lane's make only reads once make all has run (as make check does first).
-free_tests=" test-bench-reports test-console-gate test-docs test-fa-policy test-harness
+free_tests=" test-bench-reports test-console-gate test-docs test-fa-policy test-harness test-schedule
 	test-knob-table test-lanes test-mm-compare test-plans test-plot "
 
 run_component() {

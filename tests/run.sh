@@ -3,17 +3,28 @@
 #
 # run.sh - foliotune's whole test suite (what `make check` and CI run).
 #
-# Stages, each timed:
+# Stages:
 #   host     host-side tests (CLI, klp-convert, ...)       tests/run-host.sh
 #   style    checkpatch on the kernel code
 #   guest    the test-box suites: one boot per suite, xfs scratch disk,
 #            console-log gate on every boot               tests/guest/suite.sh
-#            and the box as a user's machine              tests/own-box/qemu-proof.sh
 #   reliability  bad input, security, lockdown, wrong kernel, faults,
 #            load/unload cycles, stress-ng, mm selftests  tests/guest/reliability/
 #   gate     self-test: a module that WARNs must fail the gate
 #   kernels  the smoke suite on the other kernel builds CI covers
 #            (scripts/kernels/ci-kernels; make check-kernels)
+#
+# The host and style stages run first, on both cores (the host stage is two
+# lanes of its own, and runs make in the work tree whose module the boxes
+# load).  Then every boot of the other stages is one job of
+# tests/vm/schedule.sh: two boxes at once, one per core, longest first by
+# each boot's last measured time (build/job-times; a clean clone's first
+# run: tests/vm/job-times); a boot whose checks need the machine to itself
+# is "quiet" and runs alone.  Each boot keeps its own scratch image, run
+# directory and console gate, and leaves its results in
+# build/test-logs/parts/NAME.tap, printed when it ends; the run assembles
+# them in the order of the stages above, whatever order they ended in, so
+# the result lines and their numbers do not depend on the schedule.
 #
 # Every stage contributes result lines; they are numbered here and the run
 # ends with "# Totals" and "N passed, N failed, N skipped".  Each boot's
@@ -21,14 +32,15 @@
 # run's TAP plan is the sum of the stages' plans, and results that differ
 # from it fail the run.  A skip is only
 # acceptable for hardware these machines lack ("# SKIP hw: ..."); any other
-# skip fails the run.  Logs: build/test-logs/.
+# skip fails the run.  Logs: build/test-logs/.  Ctrl-C stops every box.
 #
 # Parts, for development and for the debug-kernel lane (make check-debug,
 # which runs the same suites on another kernel build); all optional, CI
 # runs everything:
-#   FT_STAGES          stages to run (default "host style guest reliability gate")
+#   FT_STAGES          stages to run (default "host style guest reliability gate kernels")
 #   FT_SUITES          boots to run, by name: main reclaim unmap rel-input ... (default all)
-#   FT_GUEST_SUITES    guest-stage suites to run (default "main reclaim unmap")
+#   FT_GUEST_SUITES    guest-stage suites to run (default "main reclaim quiet unmap")
+#   FT_LANES           boxes at once (default: the cores, at most 2)
 #   FT_TEST_LOGS       log directory
 #   FT_KERNEL_IMAGE    kernel image to boot (vmrun -K)
 #   FT_GUEST_MODULES   the guest's /lib/modules/KVER (vmrun -M)
@@ -47,9 +59,12 @@ only_suites=" ${FT_SUITES:-} "
 scale=${FT_TIME_SCALE:-1}
 warn_ko=${FT_WARN_KO:-$repo/tests/modules/ft_warn_test.ko}
 mkdir -p "$logs"
+rm -rf "$logs/parts"
 all=$logs/results.tap
 : > "$all"
+: > "$logs/timings.txt"
 . tests/vm/boot.sh
+. tests/vm/schedule.sh
 vm_opts=(-k "$KVER" -q)
 [ -n "${FT_KERNEL_IMAGE:-}" ] && vm_opts+=(-K "$FT_KERNEL_IMAGE")
 [ -n "${FT_GUEST_MODULES:-}" ] && vm_opts+=(-M "$FT_GUEST_MODULES")
@@ -59,19 +74,23 @@ done
 # The unmap suite's per-case timeout grows with the boots' (debug kernels).
 [ "$scale" != 1 ] && vm_opts+=(-e "FT_TIMEOUT=$((180 * scale))")
 has_stage() { [[ $stages == *" $1 "* ]]; }
-stage_start() { stage=$1; stage_t0=$(date +%s); echo "== stage $stage"; }
-stage_end() { echo "== stage $stage took $(( $(date +%s) - stage_t0 )) s" | tee -a "$logs/timings.txt"; }
+wanted() { [ "$only_suites" = "  " ] || [[ $only_suites == *" $1 "* ]]; }
 . tests/plan.sh
-emit() { tee -a "$all" | grep -E '^(not )?ok - ' ; }
-# Plans of the stages, as "# run plan: WHAT N" lines in $all, summed at the
-# end ("# plan: " lines are the scripts' own, inside a boot).
-plan_of() { echo "# run plan: $1 $2" >> "$all"; }
+# Each stage or boot writes its results and plan to its part ($part:
+# build/test-logs/parts/NAME.tap), which the end of the run assembles.
+emit() { tee -a "$part" | grep -E '^(not )?ok - ' ; }
+# Plans of the stages, as "# run plan: WHAT N" lines in the parts, summed at
+# the end ("# plan: " lines are the scripts' own, inside a boot).
+plan_of() { echo "# run plan: $1 $2" >> "$part"; }
 count_results() { grep -cE '^(not )?ok - ' "$@" | tr -d ' '; }
+# The parts in the order of the stages: the order of the assembled run.
+parts_order=()
 
-# guest_suite NAME VMRUN-OPTIONS... -- SUITE-ARGS...: one boot of the test box.
+# guest_suite NAME VMRUN-OPTIONS... -- SUITE-ARGS...: one boot of the test
+# box, as a job (SCHED_PART: its part).
 guest_suite() {
 	local name=$1; shift
-	[ "$only_suites" = "  " ] || case $only_suites in *" $name "*) ;; *) return ;; esac
+	local part=$SCHED_PART
 	local opts=() args=()
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
 	[ "${1:-}" = -- ] && shift
@@ -100,114 +119,136 @@ guest_suite() {
 	plan) echo "not ok - guest $name: boot, run, clean console # $plan_note" | emit ;;
 	251) echo "not ok - guest $name: $(vm_why $rc) while tests ran (see $logs/console-$name.log)" | emit
 	     # CI keeps only this output: what the kernel said last, in
-	     # $all too, for the failure summary at the end.
+	     # the part too, for the failure summary at the end.
 	     { echo "# last console lines of guest $name:"
-	       grep -vE '^VMRUN_' "$logs/console-$name.log" | tail -60 | sed 's/^/#   /'; } | tee -a "$all" ;;
+	       grep -vE '^VMRUN_' "$logs/console-$name.log" | tail -60 | sed 's/^/#   /'; } >> "$part" ;;
 	252) echo "not ok - guest $name: $(vm_why $rc) (see $logs/console-$name.log)" | emit
-	     grep -A40 'console gate' "$out" | head -40 | sed 's/^/#   /' | tee -a "$all" ;;
+	     grep -A40 'console gate' "$out" | head -40 | sed 's/^/#   /' >> "$part" ;;
 	250|"$FT_VM_NO_SCRATCH") echo "not ok - guest $name: $(vm_why $rc)" | emit ;;
 	*) echo "not ok - guest $name: suite exit status $rc" | emit ;;
 	esac
-	[ -n "$plan_note" ] && echo "# guest $name: $plan_note" | tee -a "$all"
-	grep -h 'early boot death' "$out" | sed 's/^/# /' | tee -a "$all"
+	[ -n "$plan_note" ] && echo "# guest $name: $plan_note" >> "$part"
+	grep -h 'early boot death' "$out" | sed 's/^/# /' >> "$part"
 }
 
-t0=$(date +%s)
+# boot NAME QUIET VMRUN-OPTIONS... -- SUITE-ARGS...: queue one boot (unless
+# FT_SUITES leaves it out).
+boot() {
+	local name=$1 quiet=$2
+	shift 2
+	wanted "$name" || return 0
+	parts_order+=("$name")
+	sched_add "$name" "$quiet" guest_suite "$name" "$@"
+}
 
+# A job's results as it ends: its result lines, its diagnostics, its time.
+job_done() {
+	grep -E '^(not )?ok - |^# (last console|guest|early)|^#   ' "$logs/parts/$1.tap"
+	grep '^# job ' "$logs/parts/$1.tap" | tee -a "$logs/timings.txt"
+}
+SCHED_ON_DONE=job_done
+
+t0=$(date +%s)
+sched_init "$logs"
+
+# ---- first, on both cores: the host stage and checkpatch ----
 if has_stage host; then
-stage_start host
-tests/run-host.sh > "$logs/host.out"
-# The host tests state no plans yet: their plan is what they printed.
-plan_of host "$(count_results "$logs/host.out")"
-emit < "$logs/host.out"
-stage_end
+	echo "== stage host"
+	part=$logs/parts/host.tap parts_order+=(host)
+	: > "$part"
+	t=$(date +%s)
+	tests/run-host.sh > "$logs/host.out"
+	# The host tests state no plans yet: their plan is what they printed.
+	plan_of host "$(count_results "$logs/host.out")"
+	emit < "$logs/host.out"
+	echo "== stage host took $(( $(date +%s) - t )) s" | tee -a "$logs/timings.txt"
 fi
 
 if has_stage style; then
-stage_start style
-plan_of style 1
-if out=$(make -s check-style 2>&1); then
-	echo "ok - style: checkpatch clean on module/ and include/" | emit
-else
-	echo "not ok - style: checkpatch # see $logs/checkpatch.txt" | emit
-	printf '%s\n' "$out" > "$logs/checkpatch.txt"
-	printf '%s\n' "$out" | head -30
-fi
-stage_end
+	echo "== stage style"
+	part=$logs/parts/style.tap parts_order+=(style)
+	: > "$part"
+	t=$(date +%s)
+	plan_of style 1
+	if out=$(make -s check-style 2>&1); then
+		echo "ok - style: checkpatch clean on module/ and include/" | emit
+	else
+		echo "not ok - style: checkpatch # see $logs/checkpatch.txt" | emit
+		printf '%s\n' "$out" > "$logs/checkpatch.txt"
+		printf '%s\n' "$out" | head -30
+	fi
+	echo "== stage style took $(( $(date +%s) - t )) s" | tee -a "$logs/timings.txt"
 fi
 
+# ---- then the boots, two at once ----
 if has_stage guest; then
-stage_start guest
-suites=" ${FT_GUEST_SUITES:-main reclaim unmap} "
-# tests/guest/test-*.sh in two boots: reclaim (the tests that drive reclaim
-# through the replaced functions) and main (the rest, a new test included).
-# In one boot they ran out of 900 s in CI; apart, on a machine shared with
-# another box and builds, main took 805 s and reclaim 414 s of tests, so
-# main gets 1200 s and reclaim 900 s (test-load-pressure's own bound is
-# 300 s).
-reclaim_tests=(tests/guest/test-referenced.sh tests/guest/test-load-pressure.sh tests/guest/test-unmap-*.sh)
-main_tests=()
-for t in tests/guest/test-*.sh; do
-	[[ " ${reclaim_tests[*]} " == *" $t "* ]] || main_tests+=("$t")
-done
-[[ $suites == *" main "* ]] && guest_suite main -t $((1200 * scale)) -- "${main_tests[@]}"
-[[ $suites == *" reclaim "* ]] && guest_suite reclaim -t $((900 * scale)) -- "${reclaim_tests[@]}"
-[[ $suites == *" unmap "* ]] && guest_suite unmap -t $((1800 * scale)) -- tests/guest/unmap/suite.sh
-# (The test box as a user's own machine, building inside the emulator, is
-# its own lane: make check-box-proof, docs/own-box.md.)
-stage_end
+	suites=" ${FT_GUEST_SUITES:-main reclaim quiet unmap} "
+	# tests/guest/test-*.sh in two boots: reclaim (the tests that drive
+	# reclaim through the replaced functions) and main (the rest, a new test
+	# included).  In one boot they ran out of 900 s in CI; apart, on a
+	# machine shared with another box and builds, main took 805 s and
+	# reclaim 414 s of tests, so main gets 1200 s and reclaim 900 s
+	# (test-load-pressure's own bound is 300 s).
+	# A test whose timing checks cannot hold with a second box beside it
+	# says so in a "# quiet: WHY" line; those run in the quiet boot, alone.
+	reclaim_tests=() main_tests=() quiet_tests=()
+	for t in tests/guest/test-*.sh; do
+		if grep -q '^# quiet: ' "$t"; then
+			quiet_tests+=("$t")
+		else
+			case $t in
+			tests/guest/test-referenced.sh | tests/guest/test-load-pressure.sh | tests/guest/test-unmap-*.sh)
+				reclaim_tests+=("$t") ;;
+			*)	main_tests+=("$t") ;;
+			esac
+		fi
+	done
+	[[ $suites == *" main "* ]] && boot main 0 -t $((1200 * scale)) -- "${main_tests[@]}"
+	[[ $suites == *" reclaim "* ]] && boot reclaim 0 -t $((900 * scale)) -- "${reclaim_tests[@]}"
+	[[ $suites == *" quiet "* ]] && [ ${#quiet_tests[@]} -gt 0 ] &&
+		boot quiet 1 -t $((900 * scale)) -- "${quiet_tests[@]}"
+	[[ $suites == *" unmap "* ]] && boot unmap 0 -t $((1800 * scale)) -- tests/guest/unmap/suite.sh
+	# (The test box as a user's own machine, building inside the emulator, is
+	# its own lane: make check-box-proof, docs/own-box.md.)
 fi
 
 # Reliability (tests/guest/reliability/README.md): one boot per suite, so that a
 # crash in one cannot hide the results of the others.
 if has_stage reliability; then
-stage_start reliability
-guest_suite rel-input -t $((600 * scale)) -- tests/guest/reliability/input.sh
-guest_suite rel-security -t $((600 * scale)) -- tests/guest/reliability/security.sh
-guest_suite rel-lockdown -a lockdown=integrity -- tests/guest/reliability/lockdown.sh
-guest_suite rel-wrongkernel -k "$FT_WRONG_KVER" -- tests/guest/reliability/wrongkernel.sh
-guest_suite rel-faults -t $((1800 * scale)) -- tests/guest/reliability/faults.sh
-# One vCPU: with two, every livepatch transition (thousands of
-# text_poke_bp() sites, each syncing the other vCPU) takes 35-50 s under
-# single-threaded TCG; with one, a few seconds.  The other suites run the
-# replacement on two vCPUs.
-guest_suite rel-cycles -c 1 -t $((1800 * scale)) -- tests/guest/reliability/cycles.sh
-guest_suite rel-stress -t $((1200 * scale)) -- tests/guest/reliability/stress.sh
-guest_suite rel-peer -t $((2700 * scale)) -- tests/guest/reliability/peer.sh
-# Kernels with kmemleak only (the debug-kernel lane); one vCPU, as
-# rel-cycles, for its load/unload cycles.
-[ -n "${FT_LEAK_KO:-}" ] && guest_suite rel-leaks -c 1 -t $((1200 * scale)) -- tests/guest/reliability/leaks.sh
-stage_end
+	boot rel-input 0 -t $((600 * scale)) -- tests/guest/reliability/input.sh
+	boot rel-security 0 -t $((600 * scale)) -- tests/guest/reliability/security.sh
+	boot rel-lockdown 0 -a lockdown=integrity -- tests/guest/reliability/lockdown.sh
+	boot rel-wrongkernel 0 -k "$FT_WRONG_KVER" -- tests/guest/reliability/wrongkernel.sh
+	boot rel-faults 0 -t $((1800 * scale)) -- tests/guest/reliability/faults.sh
+	# One vCPU: with two, every livepatch transition (thousands of
+	# text_poke_bp() sites, each syncing the other vCPU) takes 35-50 s under
+	# single-threaded TCG; with one, a few seconds.  The other suites run the
+	# replacement on two vCPUs.
+	boot rel-cycles 0 -c 1 -t $((1800 * scale)) -- tests/guest/reliability/cycles.sh
+	boot rel-stress 0 -t $((1200 * scale)) -- tests/guest/reliability/stress.sh
+	boot rel-peer 0 -t $((2700 * scale)) -- tests/guest/reliability/peer.sh
+	# Kernels with kmemleak only (the debug-kernel lane); one vCPU, as
+	# rel-cycles, for its load/unload cycles.
+	[ -n "${FT_LEAK_KO:-}" ] && boot rel-leaks 0 -c 1 -t $((1200 * scale)) -- tests/guest/reliability/leaks.sh
 fi
 
-# ---- kernels stage (scripts/kernels/): one test-box boot per
-# other verified build in scripts/kernels/ci-kernels, tests/guest/smoke.sh.
-if has_stage kernels; then
-stage_start kernels
-others=$(grep -v '^#' scripts/kernels/ci-kernels | grep -vx "$KVER" | tr '\n' ' ')
-plan_of kernels "$(echo $others | wc -w)"	# one line per build
-make -s --no-print-directory check-kernels FT_KERNELS="$others" 2>&1 | emit
-stage_end
-fi
-# ---- end of the kernels stage ----
-
-if has_stage gate; then
-stage_start gate
-gate_plan=1
-[ -n "${FT_LOCKDEP_KO:-}" ] && gate_plan=3	# and the lockdep, atomic_sleep reports
-plan_of gate "$gate_plan"
-"$FT_VM_DIR/vmrun.sh" "${vm_opts[@]}" -t $((600 * scale)) -l "$logs/console-gate-selftest.log" -- "insmod $warn_ko" \
-	> "$logs/gate-selftest.out" 2>&1
-rc=$?
-if [ "$rc" = 252 ] && grep -q "WARNING:.*ft_warn_test" "$logs/gate-selftest.out"; then
-	echo "ok - gate: a WARN in the guest fails the console gate" | emit
-else
-	echo "not ok - gate: a WARN in the guest fails the console gate # vmrun exit $rc, expected 252" | emit
-fi
-# Debug kernels: the gate must also fail on what lockdep and
-# DEBUG_ATOMIC_SLEEP really print (FT_LOCKDEP_KO: tests/modules/ft_lockdep_test.ko
-# built for that kernel).
-if [ -n "${FT_LOCKDEP_KO:-}" ]; then
+# gate: a module that WARNs must fail the console gate; on debug kernels,
+# lockdep's and DEBUG_ATOMIC_SLEEP's reports too (FT_LOCKDEP_KO:
+# tests/modules/ft_lockdep_test.ko built for that kernel).
+gate_job() {
+	local part=$SCHED_PART rc what expect
+	local gate_plan=1
+	[ -n "${FT_LOCKDEP_KO:-}" ] && gate_plan=3	# and the lockdep, atomic_sleep reports
+	plan_of gate "$gate_plan"
+	"$FT_VM_DIR/vmrun.sh" "${vm_opts[@]}" -t $((600 * scale)) -l "$logs/console-gate-selftest.log" -- "insmod $warn_ko" \
+		> "$logs/gate-selftest.out" 2>&1
+	rc=$?
+	if [ "$rc" = 252 ] && grep -q "WARNING:.*ft_warn_test" "$logs/gate-selftest.out"; then
+		echo "ok - gate: a WARN in the guest fails the console gate" | emit
+	else
+		echo "not ok - gate: a WARN in the guest fails the console gate # vmrun exit $rc, expected 252" | emit
+	fi
+	[ -n "${FT_LOCKDEP_KO:-}" ] || return 0
 	for what in lockdep:'WARNING: possible circular locking dependency detected' \
 		    atomic_sleep:'BUG: sleeping function called from invalid context'; do
 		expect=${what#*:} what=${what%%:*}
@@ -220,9 +261,42 @@ if [ -n "${FT_LOCKDEP_KO:-}" ]; then
 			echo "not ok - gate: the $what report in the guest fails the console gate # vmrun exit $rc, expected 252 and '$expect'" | emit
 		fi
 	done
+}
+if has_stage gate; then
+	parts_order+=(gate)
+	sched_add gate 0 gate_job
 fi
-stage_end
+
+# kernels: one boot per other verified build of scripts/kernels/ci-kernels,
+# each built (make kernel-module) and smoked (tests/guest/smoke.sh) by
+# scripts/kernels/check-all.sh --one, one result line each.
+kernel_job() {
+	local part=$SCHED_PART
+	plan_of "kernels $1" 1
+	scripts/kernels/check-all.sh --one "$1" | emit
+}
+if has_stage kernels; then
+	for k in $(grep -v '^#' scripts/kernels/ci-kernels | grep -vx "$KVER"); do
+		parts_order+=("kernels-$k")
+		sched_add "kernels-$k" 0 kernel_job "$k"
+	done
 fi
+
+if [ ${#sched_names[@]} -gt 0 ]; then
+	echo "== the boots, $FT_LANES at once: ${sched_names[*]}"
+	t=$(date +%s)
+	sched_run
+	echo "== the boots took $(( $(date +%s) - t )) s" | tee -a "$logs/timings.txt"
+	# each stage's boots, summed (lane-seconds: with two lanes, twice the
+	# wall time they took at most)
+	awk '$1 == "#" && $2 == "job" { n = $3; s = n ~ /^rel-/ ? "reliability" : \
+		n ~ /^kernels-/ ? "kernels" : n == "gate" ? "gate" : "guest"; t[s] += $5 }
+	     END { for (s in t) printf "== stage %s: its boots took %d s\n", s, t[s] }' \
+		"$logs/timings.txt" | sort | tee -a "$logs/timings.txt"
+fi
+for p in "${parts_order[@]}"; do
+	cat "$logs/parts/$p.tap" >> "$all"
+done
 
 # The plan (from the stages' plans), then number and count.
 planned=$(awk '/^# run plan: / { n += $NF } END { print n + 0 }' "$all")

@@ -77,6 +77,32 @@ else
 	ok "lanes: ... which 'fresh' reports as a failure"
 fi
 
+# What a run at the current inputs found: passed, failed (with the first
+# failure), incomplete; a mutation-lane row by its "missed" count.
+hd=$($L hash debug)
+says() {	# says WHAT RECORD-RESULT EXPECTED-STATUS-LINE-PREFIX
+	printf '| 2026-01-02 00:00 | %s, inputs %s | k | 9 passed | 1 min | %s |\n' "$base" "$hd" "$2" >> docs/debug-runs.md
+	out=$($L status debug)
+	check_eq "lanes: $1" "$3" "${out:0:${#3}}"
+}
+says "a PASS record reads as passed at the current inputs" PASS "lane debug: passed at the current inputs"
+says "a FAIL record as failed, with its first failure" "FAIL (test-x: the check)" \
+	"lane debug: failed at the current inputs (run at $base, inputs $hd): test-x: the check"
+says "a FAIL record of a run stopped early as incomplete" "FAIL (test-y failed; stopped in rel-peer)" \
+	"lane debug: incomplete at the current inputs (run at $base, inputs $hd): test-y failed; stopped in rel-peer"
+says "an INCOMPLETE record as incomplete" "INCOMPLETE (rel-leaks not run)" "lane debug: incomplete at the current inputs"
+says "a record that names no result as incomplete, not passed" "" "lane debug: incomplete at the current inputs (run at $base, inputs $hd): the record names no result"
+if $L fresh debug > /dev/null; then
+	not_ok "lanes: 'fresh' fails a lane whose last run did not pass" "exit 0"
+else
+	ok "lanes: 'fresh' fails a lane whose last run did not pass"
+fi
+h=$($L hash mutants)
+printf '| 2026-01-02 00:00 | %s | inputs %s | 40 caught, 1 missed | 1 min | k |\n' "$base" "$h" >> docs/mutants.md
+out=$($L status mutants)
+check_eq "lanes: a mutation-lane row with a missed mutant reads as failed" \
+	"lane mutants: failed at the current inputs (run at $base, inputs $h): 1 missed" "$out"
+
 # The one lane CI enforces (docs/testing.md, "Lanes outside CI"): the
 # mutation lane's last recorded run must have seen this tree's module,
 # guest tests and mutants.

@@ -23,12 +23,15 @@
 # fails, the lane fails before any mutant runs.  Ends with "N caught, M
 # missed"; with FT_MUTANTS_RECORD=1 (make check-mutants) and every mutant
 # run it also appends the date, the commit, the hash of the lane's inputs
-# (tests/lanes.sh), the score and the time to docs/mutants.md.  Logs:
+# (tests/lanes.sh), the score and the time to docs/mutants.md.  The boots
+# run two at once (tests/vm/schedule.sh, longest first); results are
+# printed in the order of the mutants' names.  Logs:
 # build/test-logs-mutants/.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 1
 . tests/vm/boot.sh
+. tests/vm/schedule.sh
 KVER=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
 logs=${FT_TEST_LOGS:-$repo/build/test-logs-mutants}
 mkdir -p "$logs" "$repo/build/vm"
@@ -50,7 +53,7 @@ boot() {
 	local vmenv=() e
 	for e in $env; do vmenv+=(-e "$e"); done
 	rm -f "$logs/rundir-$name"
-	vm_boot "$repo/build/vm/xfs-mutant.img" 1G -k "$KVER" -q -t "$tmo" -l "$logs/console-$name.log" \
+	vm_boot "$repo/build/vm/xfs-mutant-$name.img" 1G -k "$KVER" -q -t "$tmo" -l "$logs/console-$name.log" \
 		-R "$logs/rundir-$name" "${vmenv[@]}" -- "$@" > "$logs/$name.out" 2>&1
 	rc=$?
 	local rundir
@@ -78,26 +81,50 @@ for m in "${names[@]}"; do
 		case " ${ctl_tests[$key]:-} " in *" $t "*) ;; *) ctl_tests[$key]="${ctl_tests[$key]:-} $t" ;; esac
 	done
 done
-n=0
-for key in "${!ctl_tests[@]}"; do
-	env=${key#-}
-	n=$((n + 1))
+# control_job N ENV TESTS: one control boot; its line in $SCHED_PART.
+control_job() {
+	local n=$1 env=$2 tests=$3 m0 bad
 	m0=$(date +%s)
 	# shellcheck disable=SC2086  # a list of scripts
-	boot "control-$n" "$env" 1800 -- "bash tests/guest/suite.sh ${ctl_tests[$key]}"
+	boot "control-$n" "$env" 1800 -- "bash tests/guest/suite.sh $tests"
 	bad=$(grep -c '^not ok' "$logs/control-$n.tap")
 	if [ "$rc" != 0 ] || [ "$bad" != 0 ] || ! grep -q '^ok' "$logs/control-$n.tap"; then
-		echo "not ok - control $n (${env:-no Env}:${ctl_tests[$key]}): vmrun exit $rc, $bad failed # see $logs/control-$n.out" |
-			tee -a "$logs/results.tap"
+		echo "not ok - control $n (${env:-no Env}:$tests): vmrun exit $rc, $bad failed # see $logs/control-$n.out"
 		grep -m5 '^not ok' "$logs/control-$n.tap" | sed 's/^/#   /'
-		echo "control boot failed: the tests fail without a mutant, so no catch would mean anything"
-		exit 1
-	fi
-	echo "ok - control $n (${env:-no Env}:${ctl_tests[$key]}): $(grep -c '^ok' "$logs/control-$n.tap") passed in $(( $(date +%s) - m0 )) s" |
-		tee -a "$logs/results.tap"
+	else
+		echo "ok - control $n (${env:-no Env}:$tests): $(grep -c '^ok' "$logs/control-$n.tap") passed in $(( $(date +%s) - m0 )) s"
+	fi > "$SCHED_PART"
+	echo "# run plan: control-$n 1" >> "$SCHED_PART"
+}
+# is_quiet TESTS...: 1 when a test needs the machine to itself (its
+# "# quiet: " line, tests/run.sh), else 0.
+is_quiet() {
+	local t
+	for t; do grep -q '^# quiet: ' "$t" 2>/dev/null && { echo 1; return; }; done
+	echo 0
+}
+show_part() { grep -E '^(not )?ok - |^#   |^# mutant ' "$logs/parts/$1.tap"; }
+SCHED_ON_DONE=show_part
+sched_init "$logs"
+n=0
+for key in "${!ctl_tests[@]}"; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086  # a list of scripts
+	sched_add "control-$n" "$(is_quiet ${ctl_tests[$key]})" control_job "$n" "${key#-}" "${ctl_tests[$key]}"
 done
+sched_run
+grep -hE '^(not )?ok - |^#   ' "$logs"/parts/control-*.tap >> "$logs/results.tap"
+if grep -q '^not ok' "$logs"/parts/control-*.tap; then
+	echo "control boot failed: the tests fail without a mutant, so no catch would mean anything"
+	exit 1
+fi
 
-for m in "${names[@]}"; do
+# mutant_job NAME: one mutant's boot; its line (and side catches) in
+# $SCHED_PART.
+mutant_job() {
+	local m=$1 p what tests env tmo by art target m0 took how side kind named line
+	exec > "$SCHED_PART"
+	echo "# run plan: mutant-$m 1"
 	p=tests/mutants/$m.patch
 	what=$(field Mutant "$p")
 	tests=$(field Tests "$p")
@@ -111,9 +138,8 @@ for m in "${names[@]}"; do
 	fi
 	m0=$(date +%s)
 	if [ -z "$tests" ] || [ ${#by[@]} -eq 0 ] || [ ! -r "$art" ]; then
-		echo "not ok - mutant $m: missed # not built ($art), or no Tests: or Caught-by: line" | tee -a "$logs/results.tap"
-		missed=$((missed + 1))
-		continue
+		echo "not ok - mutant $m: missed # not built ($art), or no Tests: or Caught-by: line"
+		return
 	fi
 	boot "$m" "$env" "${tmo:-1200}" -- \
 		"mount --bind '$repo/$art' '$repo/$target' && cmp -s '$repo/$art' '$repo/$target' ||
@@ -145,18 +171,29 @@ for m in "${names[@]}"; do
 		fi
 	done < <(grep '^not ok' "$logs/$m.tap")
 	if [ -n "$how" ]; then
-		caught=$((caught + 1))
-		echo "ok - mutant $m: caught in $took s by $how" | tee -a "$logs/results.tap"
+		echo "ok - mutant $m: caught in $took s by $how"
 	else
-		missed=$((missed + 1))
-		echo "not ok - mutant $m: missed ($what) # none of its Caught-by checks failed; vmrun exit $rc, $(grep -c '^ok' "$logs/$m.tap") ok lines, $took s; see $logs/$m.out" |
-			tee -a "$logs/results.tap"
+		echo "not ok - mutant $m: missed ($what) # none of its Caught-by checks failed; vmrun exit $rc, $(grep -c '^ok' "$logs/$m.tap") ok lines, $took s; see $logs/$m.out"
 	fi
 	if [ ${#side[@]} -gt 0 ]; then
-		sides=$((sides + 1))
-		echo "# mutant $m: side catch (${#side[@]}): ${side[0]}" | tee -a "$logs/results.tap"
-		printf '#   %s\n' "${side[@]:1:4}" | grep -v '^#   $' | tee -a "$logs/results.tap" || :
+		echo "# mutant $m: side catch (${#side[@]}): ${side[0]}"
+		printf '#   %s\n' "${side[@]:1:4}" | grep -v '^#   $' || :
 	fi
+}
+sched_init "$logs"
+for m in "${names[@]}"; do
+	# shellcheck disable=SC2046  # a list of scripts
+	sched_add "mutant-$m" "$(is_quiet $(field Tests "tests/mutants/$m.patch"))" mutant_job "$m"
+done
+sched_run
+for m in "${names[@]}"; do
+	grep -E '^(not )?ok - |^#   |^# mutant ' "$logs/parts/mutant-$m.tap" >> "$logs/results.tap"
+	if grep -q '^ok - mutant ' "$logs/parts/mutant-$m.tap"; then
+		caught=$((caught + 1))
+	else
+		missed=$((missed + 1))
+	fi
+	grep -q '^# mutant .*: side catch' "$logs/parts/mutant-$m.tap" && sides=$((sides + 1))
 done
 total=$(( $(date +%s) - t0 ))
 echo "# mutation lane took $total s ($(( total / 60 )) min) for ${#names[@]} mutants"

@@ -28,7 +28,7 @@ root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/{bin,dev,proc,sys,lower,upper,newroot,lib/modules}
 cp /bin/busybox "$root/bin/busybox"
-for applet in sh mount umount insmod mkdir cat echo sleep poweroff sync chroot dmesg; do
+for applet in sh mount umount insmod mkdir cat echo sleep poweroff sync chroot dmesg ln; do
 	ln -s busybox "$root/bin/$applet"
 done
 

@@ -124,9 +124,16 @@ builddir=$repo/build/vm
 mkdir -p "$builddir/runs"
 initrd=$builddir/initramfs-$kver.cpio.gz
 [ "$fs" = 9p ] || initrd=$builddir/initramfs-$kver-$fs.cpio.gz
-if [ ! -s "$initrd" ] || [ "$here/init" -nt "$initrd" ] || [ "$here/mkinitramfs.sh" -nt "$initrd" ] ||
-   { [ -n "$moddir" ] && [ "$moddir/modules.dep" -nt "$initrd" ]; }; then
-	"$here/mkinitramfs.sh" "$kver" "$initrd" ${moddir:+"$moddir"} || exit 2
+# Two boxes may start at once (tests/vm/schedule.sh): one makes the
+# initramfs, the other waits for it.
+if ! (
+	flock 9
+	if [ ! -s "$initrd" ] || [ "$here/init" -nt "$initrd" ] || [ "$here/mkinitramfs.sh" -nt "$initrd" ] ||
+	   { [ -n "$moddir" ] && [ "$moddir/modules.dep" -nt "$initrd" ]; }; then
+		"$here/mkinitramfs.sh" "$kver" "$initrd" ${moddir:+"$moddir"}
+	fi
+) 9> "$initrd.lock"; then
+	exit 2
 fi
 
 rundir=$(mktemp -d "$builddir/runs/XXXXXX")
