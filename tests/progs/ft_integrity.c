@@ -1992,9 +1992,13 @@ static long mapped_sample(long *noise)
 
 /*
  * -M: register and unregister an MMU notifier on this mm (one open and
- * close of the test module's file each) until told to stop.  The pauses
- * leave reclaim's rmap walk, which only tries the locks a registration
- * takes (mm_take_all_locks()), room to run.
+ * close of the test module's file each) until told to stop.  The first
+ * registration makes mm_has_notifiers() true for the rest of the mm's
+ * life (its subscriptions stay until the mm goes), so it waits for the
+ * reference walk to move (referenced_calls; at once without foliotune):
+ * it then lands while reclaim walks the case's folios.  The pauses leave
+ * reclaim's rmap walk, which only tries the locks a registration takes
+ * (mm_take_all_locks()), room to run.
  */
 static struct {
 	pthread_t th;
@@ -2006,9 +2010,14 @@ static struct {
 static void *churn_fn(void *arg)
 {
 	struct timespec ts = { 0, 500 * 1000 };
+	struct ctrs c0, c1;
 	int fd;
 
 	(void)arg;
+	if (!ctrs_read(&c0))
+		while (!churn.stop && !ctrs_read(&c1) &&
+		       c1.v[FT_referenced_calls] == c0.v[FT_referenced_calls])
+			nanosleep(&ts, NULL);
 	while (!churn.stop) {
 		fd = open(opt.notifier, O_RDWR | O_CLOEXEC);
 		if (fd < 0) {
