@@ -85,7 +85,7 @@ endif
 export KVER KDIR KSRC FT_CACHE
 
 .PHONY: all module cli progs test-modules deps check check-host check-style bench-unmap bench-faultaround bench-reclaim \
-	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc check-box bench-box check-box-proof \
+	mm-selftests klp-floor soak bench plots docs demo vm-run help clean install uninstall ksrc check-box bench-box check-box-proof \
 	debug-kernel check-debug check-debug-catches debug-modules debug-break-rmap debug-verified \
 	debug-verified-current debug-run debug-catches check-mutants mutant-module \
 	verify-kernel verify-module kernel-module modules-all check-kernels kernels-doc kernels-newer \
@@ -230,6 +230,15 @@ progs:
 # (built once into build/mm-selftests/, see tests/mm-selftests/README.md).
 mm-selftests: ksrc
 	tests/mm-selftests/build-mm-selftests.sh
+
+# The kernel's own livepatch selftest module (one patched function), from
+# KVER's source, built for KVER: the floor tests/guest/reliability/loadtime.sh
+# compares foliotune's load under load with.
+klp-floor: ksrc $(KDIR)/Makefile
+	rm -rf $(BUILD)/klp-floor && mkdir -p $(BUILD)/klp-floor
+	cp $(KSRC)/tools/testing/selftests/livepatch/test_modules/test_klp_livepatch.c $(BUILD)/klp-floor/
+	echo 'obj-m := test_klp_livepatch.o' > $(BUILD)/klp-floor/Kbuild
+	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(BUILD)/klp-floor modules
 
 # build_module_copy DIR KBUILD-ARGS [PATCH]: foliotune.ko built from a
 # fresh copy of module/ in DIR, with PATCH (a diff of module/: -p2 in the

@@ -18,7 +18,7 @@
  * Usage: ft_integrity [-l] [-c GLOB]... [-r pageout|memcg|reclaim|all[,..]]
  *                     [-s MB] [-d DIR] [-t TMPFS_BASE] [-b RA_SYSFS|none]
  *                     [-B RA_KB] [-C CGROUP_ROOT] [-T SECONDS] [-A] [-N] [-X]
- *                     [-U 1|0|flip|stock] [-P] [-v]
+ *                     [-U 1|0|flip|stock] [-M NOTIFIER] [-P] [-v]
  *
  * Reclaim sources: pageout = madvise(MADV_PAGEOUT) per mapped segment
  * (then memory.reclaim for cases whose folios two processes map: 6.12's
@@ -43,6 +43,11 @@
  *   ok - file-ra-shared-dirty/pageout
  *   not ok - file-thp-shared-dirty/memcg # mapping after reclaim: first mismatch at offset 0x...
  *   ft_integrity: 40 passed, 1 failed, 0 skipped
+ *
+ * -M NOTIFIER (tests/modules/ft_mn_test.ko's file): a thread of each case
+ * process opens and closes NOTIFIER in a loop while the case runs, so an
+ * MMU notifier comes and goes on the case's mm under its reclaim; the
+ * case fails unless it registered at least once.
  *
  * Needs root (pagemap PFNs, kpageflags, sysfs knobs, mounts, cgroups).
  */
@@ -219,6 +224,7 @@ static struct {
 	bool selftest;
 	bool verbose;
 	bool plan_only;
+	const char *notifier;
 	enum mode mode;
 	unsigned int src_mask;
 	const char *pats[64];
@@ -2052,6 +2058,48 @@ static long mapped_sample(long *noise)
 	return v;
 }
 
+/*
+ * -M: register and unregister an MMU notifier on this mm (one open and
+ * close of the test module's file each) until told to stop.  The first
+ * registration makes mm_has_notifiers() true for the rest of the mm's
+ * life (its subscriptions stay until the mm goes), so it waits for the
+ * reference walk to move (referenced_calls; at once without foliotune):
+ * it then lands while reclaim walks the case's folios.  The pauses leave
+ * reclaim's rmap walk, which only tries the locks a registration takes
+ * (mm_take_all_locks()), room to run.
+ */
+static struct {
+	pthread_t th;
+	volatile int stop;
+	long regs;
+	int err;
+} churn;
+
+static void *churn_fn(void *arg)
+{
+	struct timespec ts = { 0, 500 * 1000 };
+	struct ctrs c0, c1;
+	int fd;
+
+	(void)arg;
+	if (!ctrs_read(&c0))
+		while (!churn.stop && !ctrs_read(&c1) &&
+		       c1.v[FT_referenced_calls] == c0.v[FT_referenced_calls])
+			nanosleep(&ts, NULL);
+	while (!churn.stop) {
+		fd = open(opt.notifier, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			churn.err = errno;
+			break;
+		}
+		churn.regs++;
+		nanosleep(&ts, NULL);
+		close(fd);
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
 static void __attribute__((noreturn)) case_process(struct ctx *c)
 {
 	long a0, f0, s0, m0, a1, f1, s1, m1 = 0, tol_kb, tol_mapped, noise = 0;
@@ -2079,11 +2127,27 @@ static void __attribute__((noreturn)) case_process(struct ctx *c)
 	}
 	fm0 = c->cg[0] ? ft_cg_key(c->cg, "memory.stat", "file_mapped") : -1;
 	m0 = mapped_sample(&noise);
+	if (opt.notifier) {
+		rc = pthread_create(&churn.th, NULL, churn_fn, NULL);
+		if (rc) {
+			fail(c, "pthread_create: %s", strerror(rc));
+			c->res->status = ST_FAIL;
+			_exit(1);
+		}
+	}
 	a0 = ft_status_kb("RssAnon");
 	f0 = ft_status_kb("RssFile");
 	s0 = ft_status_kb("RssShmem");
 
 	rc = c->tc->fn(c);
+	if (opt.notifier) {
+		churn.stop = 1;
+		pthread_join(churn.th, NULL);
+		tap_diag("notifier: %ld registrations on the case's mm", churn.regs);
+		if (!rc && (churn.err || !churn.regs))
+			rc = fail(c, "premise: no notifier registered (%s: %s)", opt.notifier,
+				  churn.err ? strerror(churn.err) : "no open");
+	}
 
 	/* Whatever the outcome: helpers gone, mappings gone, fd closed. */
 	if (c->nhelpers) {
@@ -2429,6 +2493,8 @@ static void usage(FILE *f)
 		"                during the run: reclaim reached the code), stock (no\n"
 		"                module: page tables only); default: the knob's value,\n"
 		"                or stock when foliotune is not loaded\n"
+		"  -M NOTIFIER   register and unregister an MMU notifier on each case's mm\n"
+		"                in a loop (open and close NOTIFIER, tests/modules/ft_mn_test)\n"
 		"  -P            print the number of result lines the run will print, exit\n"
 		"  -v            verbose (steps, timings)\n");
 }
@@ -2441,7 +2507,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	opt.dir = getenv("FT_XFS") ? getenv("FT_XFS") : "/mnt/ft-xfs";
 	opt.src_mask = (1u << NR_SRC) - 1;
-	while ((ch = getopt(argc, argv, "lc:r:s:d:t:b:B:C:T:ANXU:Pvh")) != -1) {
+	while ((ch = getopt(argc, argv, "lc:r:s:d:t:b:B:C:T:ANXU:M:Pvh")) != -1) {
 		switch (ch) {
 		case 'l':
 			for (i = 0; i < FT_ARRAY_SIZE(cases); i++)
@@ -2515,6 +2581,9 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			opt.mode = (enum mode)s;
+			break;
+		case 'M':
+			opt.notifier = optarg;
 			break;
 		case 'P':
 			opt.plan_only = true;
