@@ -12,7 +12,7 @@
 # buildroot.sh); KBUILD_RUN (scripts/kernels/kbuild-run.sh) decides.
 # Bookworm builds are compiled by the host's gcc-12.
 
-# A machine that runs a Debian 6.12 kernel is a box foliotune is for: its
+# A machine that runs a Debian 6.12 or Linux 7 kernel is a box foliotune is for: its
 # build is the default, and make builds for it only if the support check
 # passes (below); any other (a build host: bookworm's 6.1, CI's own kernel)
 # builds for the default build, which the QEMU test box boots.  On the box, the
@@ -27,7 +27,7 @@ RUNNING := $(shell uname -r)
 RUNNING_VERSION := $(shell uname -v)
 LIB_MODULES := /lib/modules
 DEFAULT_KVER := $(shell cat scripts/kernels/default-kver)
-KVER ?= $(if $(and $(filter 6.12.%,$(RUNNING)),$(findstring +deb1,$(RUNNING))),$(RUNNING),$(DEFAULT_KVER))
+KVER ?= $(if $(and $(filter 6.12.% 7.%,$(RUNNING)),$(findstring +deb1,$(RUNNING))),$(RUNNING),$(DEFAULT_KVER))
 FT_CACHE ?= /var/cache/foliotune
 # (Recomputed in a sub-make for another KVER: only a KDIR given on the
 # command line wins over the one this KVER implies.)
@@ -85,7 +85,7 @@ endif
 export KVER KDIR KSRC FT_CACHE
 
 .PHONY: all module cli progs test-modules deps check check-host check-style bench-unmap bench-faultaround bench-reclaim \
-	mm-selftests soak bench plots docs demo vm-run help clean install uninstall ksrc check-box bench-box check-box-proof \
+	mm-selftests klp-floor soak bench plots docs demo vm-run help clean install uninstall ksrc check-box bench-box check-box-proof \
 	debug-kernel check-debug check-debug-catches debug-modules debug-break-rmap debug-verified \
 	debug-verified-current debug-run debug-catches check-mutants mutant-module \
 	verify-kernel verify-module kernel-module modules-all check-kernels kernels-doc kernels-newer \
@@ -110,7 +110,7 @@ VERIFIED_HEADER := $(firstword $(wildcard module/verified/$(KVER).h $(FT_STATE_D
 # verified with: the copies are made from that one, not the registry's
 # current one (fetch.sh).
 ifeq ($(filter module/%,$(VERIFIED_HEADER)),)
-export FT_SOURCE_VERSION := $(shell sed -n 's/^\#define FT_VERIFIED_SOURCE.*linux-source-6.12 \(.*\)"$$/\1/p' $(VERIFIED_HEADER))
+export FT_SOURCE_VERSION := $(shell sed -n 's/^\#define FT_VERIFIED_SOURCE.*linux-source-[0-9.]* \(.*\)"$$/\1/p' $(VERIFIED_HEADER))
 endif
 module/verified/$(KVER).h:
 	$(if $(findstring -rt-,$(KVER)),$(error foliotune refuses $(KVER): PREEMPT_RT kernels are not supported (the per-CPU fault-around record assumes preemption is off under the page-table lock)))
@@ -123,14 +123,18 @@ module/verified/$(KVER).h:
 # checking every name against the real symbol table of the target build
 # (the test box's /proc/kallsyms, dumped once per KVER: Debian's
 # /boot/System.map is a stub and the -dbg package is a 1 GB download).
-KLP_LIST := module/klp-symbols.list
+# The lines of the list that apply to KVER (a symbol of one kernel
+# generation is qualified there: scripts/kernels/klp_list.py).
+KLP_LIST := $(BUILD)/klp-symbols-$(KVER).list
+KLP_LISTS := module/klp-symbols.list
 ifneq ($(and $(filter 1,$(FT_DEBUG_LANE)),$(shell grep -sx CONFIG_LOCKDEP=y $(KDIR)/.config)),)
 # A lockdep kernel's inlines reach one more unexported symbol.
-KLP_LIST := $(BUILD)/klp-symbols.list
-$(KLP_LIST): module/klp-symbols.list module/klp-symbols-debug.list
-	mkdir -p $(BUILD)
-	cat $^ > $@
+KLP_LISTS += module/klp-symbols-debug.list
 endif
+$(KLP_LIST): $(KLP_LISTS) scripts/kernels/klp_list.py
+	mkdir -p $(BUILD)
+	python3 scripts/kernels/klp_list.py $(KVER) $(KLP_LISTS) > $@.tmp
+	mv $@.tmp $@
 KLP_SYMVERS := $(BUILD)/klp-$(KVER).symvers
 KLP_CONVERT := scripts/klp-convert
 
@@ -175,8 +179,8 @@ endef
 # module/kcopy/'s patch by scripts/kernels/kcopy.py: $(KCOPY)/kcopy-gen/*.c,
 # which module/ #includes.  Never written into module/.  make kcopy shows it.
 KCOPY := $(BUILD)/kcopy/$(KVER)
-KCOPY_INPUTS := module/kcopy/sources.list module/kcopy/patches.list \
-	$(wildcard module/kcopy/*.patch) scripts/kernels/kcopy.py
+KCOPY_INPUTS := $(wildcard module/kcopy/*.list module/kcopy/*.patch) \
+	scripts/kernels/kcopy.py
 $(KCOPY)/patch: $(KCOPY_INPUTS)
 	@src='$(KCOPY_KSRC)'; \
 	if [ -z "$$src" ]; then \
@@ -227,6 +231,15 @@ progs:
 mm-selftests: ksrc
 	tests/mm-selftests/build-mm-selftests.sh
 
+# The kernel's own livepatch selftest module (one patched function), from
+# KVER's source, built for KVER: the floor tests/guest/reliability/loadtime.sh
+# compares foliotune's load under load with.
+klp-floor: ksrc $(KDIR)/Makefile
+	rm -rf $(BUILD)/klp-floor && mkdir -p $(BUILD)/klp-floor
+	cp $(KSRC)/tools/testing/selftests/livepatch/test_modules/test_klp_livepatch.c $(BUILD)/klp-floor/
+	echo 'obj-m := test_klp_livepatch.o' > $(BUILD)/klp-floor/Kbuild
+	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(BUILD)/klp-floor modules
+
 # build_module_copy DIR KBUILD-ARGS [PATCH]: foliotune.ko built from a
 # fresh copy of module/ in DIR, with PATCH (a diff of module/: -p2 in the
 # flat copy) applied: TEST-ONLY variants (tests/inject/, tests/mutants/)
@@ -266,11 +279,16 @@ check-mutants: all
 	-$(MAKE) -k --no-print-directory $(addprefix mutant-,$(MUTANTS))
 	FT_MUTANTS_RECORD=1 tests/mutants/run.sh $(MUTANTS)
 
+# A mutant whose header names a Kver is built for that build (its code is
+# that generation's).
 mutant-%: $(KDIR)/Makefile $(VERIFIED_HEADER) $(KLP_SYMVERS) $(KCOPY)/patch
 	@test -r tests/mutants/$*.patch || { echo "no tests/mutants/$*.patch"; exit 1; }
-	if grep -q '^+++ b/userspace/' tests/mutants/$*.patch; then \
+	kv=$$(sed -n '/^diff /q; s/^Kver: *//p' tests/mutants/$*.patch); \
+	if [ -n "$$kv" ] && [ "$$kv" != "$(KVER)" ]; then \
+		$(MAKE) --no-print-directory KVER=$$kv mutant-$*; \
+	elif grep -q '^+++ b/userspace/' tests/mutants/$*.patch; then \
 		rm -rf $(BUILD)/mutants/$* && mkdir -p $(BUILD)/mutants/$*/userspace && \
-		cp userspace/*.c userspace/*.h userspace/Makefile $(BUILD)/mutants/$*/userspace/ && \
+		cp -r userspace/*.c userspace/*.h userspace/Makefile userspace/util $(BUILD)/mutants/$*/userspace/ && \
 		cp -r include $(BUILD)/mutants/$*/ && \
 		patch -s -p1 -F0 --no-backup-if-mismatch -d $(BUILD)/mutants/$* < tests/mutants/$*.patch && \
 		$(MAKE) -C $(BUILD)/mutants/$*/userspace KVER=$(KVER); \
@@ -288,7 +306,8 @@ deps:
 # KVER and write module/verified/KVER.h (scripts/kernels/verify.sh).
 # modules-all: foliotune.ko for every verified build, into
 # build/modules/KVER/.  check-kernels: the smoke suite on each of them
-# (FT_KERNELS: a subset).  kernels-doc: regenerate docs/kernels.md.
+# (FT_KERNELS: a subset).  kernels-doc: regenerate the support matrix of
+# docs/kernels.md (its table only: the prose is edited by hand).
 VERIFIED_KVERS := $(filter-out %-ftdebug,$(patsubst module/verified/%.h,%,$(wildcard module/verified/*.h)))
 FT_KERNELS ?= $(VERIFIED_KVERS)
 
@@ -309,8 +328,7 @@ check-kernels: cli progs
 	scripts/kernels/check-all.sh $(FT_KERNELS)
 
 kernels-doc:
-	scripts/kernels/matrix.sh > docs/kernels.md.tmp
-	mv docs/kernels.md.tmp docs/kernels.md
+	scripts/kernels/matrix.sh --update docs/kernels.md
 
 # kernels-newer: the registry's builds newer than the newest verified ones,
 # in one line (scripts/kernels/newer.sh; CI prints it and goes on).
@@ -512,10 +530,14 @@ clean:
 help:
 	@echo 'foliotune targets (KVER=$(KVER)):'
 	@echo '  make deps     install build and test dependencies (apt-get; root)'
-	@echo '  make          build module/foliotune.ko, userspace/foliotune, test programs'
+	@echo '  make          build module/foliotune.ko, userspace/foliotune, test programs, test modules'
 	@echo '  make module / cli     the module alone / the CLI alone (make -C userspace check: its tests)'
+	@echo '  make progs    the test and benchmark programs (tests/progs/, bench/progs/)'
+	@echo '  make test-modules     the test-only modules (console gate, wrong build, injected load failures)'
+	@echo '  make ksrc     the default build'"'"'s kernel source, unpacked into the kernel cache (checkpatch, mm selftests)'
+	@echo '  make mm-selftests     the kernel'"'"'s mm selftests of that source, built into build/mm-selftests/'
 	@echo '  make check    the whole test suite (host tests, style, test-box suites)'
-	@echo '  make demo     build, boot the test box, batched vs stock unmap + fault-around, headline tables (~2-4 min TCG)'
+	@echo '  make demo     boot the test box: reclaim, MADV_PAGEOUT, app launch through foliotune ab, each with its verdict (~5 min TCG)'
 	@echo '  make vm-run CMD=...   run a command in the test box (exit status returned)'
 	@echo '  make bench-unmap      batched vs stock unmap benchmarks, one test-box boot (~30 min TCG)'
 	@echo '  make bench-faultaround   fault-around configurations, one test-box boot (~80 min TCG)'
@@ -529,7 +551,9 @@ help:
 	@echo '  make debug-kernel     build the debug kernel (DEBUG_VM, PAGE_TABLE_CHECK, lockdep), cached'
 	@echo '  make check-debug      the test-box suites on the debug kernel (docs/debug-lane.md)'
 	@echo '  make check-debug-catches  a TEST-ONLY rmap-breaking build must be caught there'
+	@echo '  make FT_DEBUG_LANE=1 debug-modules / debug-verified   the lane'"'"'s modules / its verified header (docs/debug-lane.md)'
 	@echo '  make check-mutants [MUTANTS=...]  planted bugs (tests/mutants/) must each be caught (docs/mutants.md)'
+	@echo '  make mutant-NAME      build one planted bug, tests/mutants/NAME.patch, into build/mutants/NAME/'
 	@echo '  make install / uninstall   module, CLI, man page (DESTDIR, PREFIX); root'
 	@echo '  FT_TEST_BOX=1 make check-box / bench-box   the suites / benchmarks on this machine (root; docs/own-box.md)'
 	@echo '  make check-box-proof  install, check-box, bench-box inside the QEMU box from a clean copy (30-55 min TCG)'
@@ -537,8 +561,9 @@ help:
 	@echo '                        for the running kernel on a test box (FT_TEST_BOX=1, root): on the box itself, into /var/lib/foliotune (docs/own-box.md)'
 	@echo '  make modules-all [FT_KERNELS=...]  foliotune.ko for every verified build, into build/modules/KVER/'
 	@echo '  make check-kernels [FT_KERNELS=...]  the smoke suite in the test box on every verified build'
-	@echo '  make kernels-doc      regenerate docs/kernels.md (the kernel matrix)'
+	@echo '  make kernels-doc      regenerate the support matrix of docs/kernels.md (its table; the prose is edited by hand)'
 	@echo '  make kcopy [KVER=...]  the copied kernel code, made from the build'"'"'s source with module/kcopy/'"'"'s patch: where to read it'
 	@echo '  make kcopy-refresh [KVER=...]  after editing build/kcopy/KVER/b/: the patch again, then the copies'
-	@echo '  make kernels-newer    the registry'"'"'s Debian 6.12 builds newer than the newest verified ones'
+	@echo '  make kernels-newer    the registry'"'"'s Debian builds (6.12, Linux 7) newer than the newest verified ones'
+	@echo '  make help     this list'
 	@echo '  make clean'

@@ -2,36 +2,106 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # demo-guest.sh OUTDIR - the guest half of bench/demo.sh (runs inside the
-# test box, started by vmrun.sh -s).  Every step prints one "[demo] ..."
-# line with the seconds since the guest started, so a person watching the
-# terminal knows what the emulated machine is doing.
+# test box).  Three results, each through `foliotune ab` (ABBA pairs, the
+# knobs set per run, the exact signed-rank test), so that every figure
+# shown carries its verdict:
 #
-#   1. scratch xfs, zram swap, foliotune load
-#   2. Yin Fengwei's 2023 MADV_PAGEOUT micro-benchmark,
-#      unmap_batch=0 (stock algorithm) and =1 (batched), alternating,
-#      DEMO_REPS runs of DEMO_SECONDS each, every run `foliotune record`ed
-#   3. a short app-launch run (ft_applaunch, the 2016 fault-around thread's
-#      workload, in a memcg under pressure with zram swap) for stock 64K,
-#      fault_around_mkold=2, 4K and the auto mode
-#   4. the tables: loops/s per rep with ratios, `foliotune compare` of the
-#      counters, launch latency per configuration
-# Environment: DEMO_REPS (6: the fewest pairs a paired test can call at
-# p < 0.05, when all six agree), DEMO_SECONDS (5), DEMO_APPS (8),
-# DEMO_LIMIT_MB (40: memory.max of the launch memcg), DEMO_FA (1; 0 skips
-# step 3).
+#   1. reclaim (the headline): memcg memory.reclaim of 80% of an xfs file
+#      mapped by PTE-mapped 2 MiB folios, the reclaim's own time: every arm
+#      of RECLAIM_ARMS against the first (stock: both walks one PTE at a
+#      time), and the first against itself (A/A: the noise floor);
+#   2. Yin Fengwei's MADV_PAGEOUT micro-benchmark (his 2023 batched-unmap
+#      series): loops/s, unmap_batch=0 against 1;
+#   3. app launch (the 2016 fault-around thread's workload, in a memcg
+#      under pressure with zram swap): the average launch time,
+#      fault_around_mkold=0 against 2 (old pre-mapped PTEs).
+#
+# Each prints its arms (settings, the metric's median and range, and the
+# module counters that prove the path each arm took: the premise, checked)
+# and one line "verdict PART: B vs A: METRIC B/A x (L% CI lo..hi), N pairs,
+# p P: VERDICT" (bench/demo-report.py lays them out from foliotune's own
+# report).  A step that fails says so ("FAILED: ...") and the script exits
+# 1; ab's runs and files stay in OUTDIR.  Every step prints a
+# "[demo  SECONDS] ..." line, and ab a line per run with the time left.
+#
+# Environment: DEMO_PAIRS (6: the fewest pairs the signed-rank test can call
+# at p < 0.05, when all agree), DEMO_RECLAIM_MB (192), DEMO_PAGEOUT_SECONDS
+# (2), DEMO_APPS (6), DEMO_LIMIT_MB (40: memory.max of the launch memcg),
+# DEMO_PARTS ("reclaim pageout launch": a subset runs only those).
 set -uo pipefail
 out=${1:?usage: demo-guest.sh OUTDIR}
 repo=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=SCRIPTDIR/../tests/lib.sh
 . "$repo/tests/lib.sh"
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$repo/bench/lib.sh"
 ft=$repo/userspace/foliotune
-reps=${DEMO_REPS:-6}
-secs=${DEMO_SECONDS:-5}
-apps=${DEMO_APPS:-8}
-limit=${DEMO_LIMIT_MB:-40}	# 8 apps x (3 MiB heap + file working set) is ~50 MiB
+report=$repo/bench/demo-report.py
+pairs=${DEMO_PAIRS:-6}
+mb=${DEMO_RECLAIM_MB:-192}
+secs=${DEMO_PAGEOUT_SECONDS:-2}
+apps=${DEMO_APPS:-6}
+limit=${DEMO_LIMIT_MB:-40}
+parts=" ${DEMO_PARTS:-reclaim pageout launch} "
 t0=$(date +%s)
 step() { printf '[demo %4ds] %s\n' $(( $(date +%s) - t0 )) "$*"; }
 die() { step "FAILED: $*"; exit 1; }
 mkdir -p "$out" || die "mkdir $out"
+for p in $parts; do
+	case $p in reclaim | pageout | launch) ;; *) die "DEMO_PARTS: '$p' is none of reclaim, pageout, launch" ;; esac
+done
+rm -f "$out"/*.ab "$out"/*.ab.* "$out"/*.txt
+
+# The reclaim arms, "NAME|KNOB=VALUE ...": each after the first is put to ab
+# against the first, the first to an A/A.  A kernel series with another
+# arm (Linux 7: upstream's own batching) adds its line here.
+reclaim_arms=(
+	"stock|unmap_batch=0 referenced_batch=0"
+	"batched|unmap_batch=1 referenced_batch=1"
+)
+# The premise: the counter each knob value must move (demo-report.py
+# fails the part when one stays at 0 over the runs of an arm).
+path_counter() {
+	case $1 in
+	unmap_batch=0) echo unmap_nobatch_off ;;
+	unmap_batch=1) echo unmap_batches ;;
+	referenced_batch=0) echo referenced_nobatch_off ;;
+	referenced_batch=1) echo referenced_batches ;;
+	fault_around_mkold=2) echo fa_pages_mapped_old ;;
+	esac
+}
+
+# ab_part PART NAME_A "SETTINGS_A" NAME_B "SETTINGS_B" AB-OPTIONS... -- CMD...:
+# foliotune ab of the two arms (SETTINGS_B empty: an A/A of A), every run
+# with reclaim_probes=0 (their kprobes cost time), then the arms' lines
+# and the verdict.
+ab_part() {
+	local part=$1 na=$2 sa=$3 nb=$4 sb=$5 file k c opts=() shown=()
+	shift 5
+	file=$out/$part-$nb.ab
+	[ -z "$sb" ] && file=$out/$part-aa.ab
+	for k in $sa; do
+		opts+=(-a "$k")
+		c=$(path_counter "$k") && [ -n "$c" ] && shown+=("A:$c")
+	done
+	opts+=(-a reclaim_probes=0)
+	if [ -z "$sb" ]; then
+		opts+=(--aa)
+	else
+		for k in $sb; do
+			opts+=(-b "$k")
+			c=$(path_counter "$k") && [ -n "$c" ] && shown+=("B:$c")
+		done
+		opts+=(-b reclaim_probes=0)
+	fi
+	step "$part: foliotune ab, $pairs pairs: $na ($sa) against ${nb:-itself (A/A)}${sb:+ ($sb)}"
+	"$ft" ab -o "$file" "${opts[@]}" -n "$pairs" "$@" > "$file.txt" 2> "$file.err"
+	local rc=$?
+	sed -n 's/^foliotune: \(run [0-9]*\/[0-9]*\)/    \1/p' "$file.err"
+	[ "$rc" = 0 ] || die "$part: foliotune ab exited $rc: $(grep -v '^foliotune: run ' "$file.err" | tail -3 | tr '\n' ' ')"
+	python3 "$report" "$ft" "$part" "$na" "${nb:-$na}" "$file" "${shown[@]}" > "$file.lines" ||
+		die "$part: no report of $file (bench/demo-report.py)"
+}
 
 step "guest up: $(uname -r), $(nproc) vCPUs, $(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo) MiB"
 step "setup: scratch xfs on /dev/vda, zram swap, foliotune load"
@@ -41,92 +111,83 @@ loop_until 10 test -b /dev/vda || die "no /dev/vda"
 mkdir -p "$FT_XFS" && mount /dev/vda "$FT_XFS" || die "mount /dev/vda"
 ft_zram_swap 512M || die "zram swap"
 "$ft" load || die "foliotune load"
-"$ft" status | grep -E '^ *(kernel release|module|livepatch):|patched$' | sed 's/^ */    /'
 trap '"$ft" unload > /dev/null 2>&1; ft_zram_swapoff; umount "$FT_XFS" 2>/dev/null' EXIT
+lru=$(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null)
+case $lru in 0x0000 | "") lru=classic ;; *) lru=MGLRU ;; esac
+quiesce='sync; echo 3 > /proc/sys/vm/drop_caches'
 
-# ---- unmap: the MADV_PAGEOUT micro-benchmark, stock and batched in turn --
-for i in $(seq "$reps"); do
-	for mode in 0 1; do
-		label=stock; [ "$mode" = 1 ] && label=batched
-		step "unmap $i/$reps $label: ft_pageout_bench -t $secs, unmap_batch=$mode (MADV_PAGEOUT of 2 MiB xfs files, loop)"
-		"$ft" record -o "$out/$label-$i.rec" -l "$label" -s unmap_batch=$mode -- \
-			"$repo/tests/progs/ft_pageout_bench" -d "$FT_XFS" -t "$secs" > "$out/$label-$i.out" 2>&1 ||
-			die "$label run $i: $(tail -2 "$out/$label-$i.out" | tr '\n' ' ')"
-		step "    loops/s $(awk '/^loops_per_sec/ { print $2 }' "$out/$label-$i.out")"
+# ---- 1. reclaim of PTE-mapped 2 MiB file folios ---------------------------
+if [[ $parts == *" reclaim "* ]]; then
+	# 2 MiB folios (MADV_HUGEPAGE readahead), 2 MiB-aligned and yet
+	# PTE-mapped (PR_SET_THP_DISABLE: no PMD mapping): each folio is one run
+	# of 512 PTEs; the metric is the memory.reclaim write alone
+	rcmd=(perl -e "$BENCH_NOTHP" "$repo/tests/progs/ft_reclaim_bench" -d "$FT_XFS" -s "$mb" -H -U 0 -x 0.8)
+	ropts=(-p "$quiesce" -m '^reclaim_seconds ([0-9.]+)' -N reclaim_seconds -t)
+	first=${reclaim_arms[0]%%|*} first_set=${reclaim_arms[0]#*|}
+	for arm in "${reclaim_arms[@]:1}"; do
+		ab_part reclaim "$first" "$first_set" "${arm%%|*}" "${arm#*|}" -w 1 "${ropts[@]}" -- "${rcmd[@]}"
 	done
-done
+	# the box is warm by now: no warm-up run
+	ab_part reclaim "$first" "$first_set" "" "" -w 0 "${ropts[@]}" -- "${rcmd[@]}"
+fi
 
-# ---- fault-around: a short app-launch run per configuration ---------------
-fa_configs=()
-if [ "${DEMO_FA:-1}" = 1 ]; then
+# ---- 2. Yin Fengwei's MADV_PAGEOUT micro-benchmark -------------------------
+if [[ $parts == *" pageout "* ]]; then
+	ab_part pageout stock "unmap_batch=0" batched "unmap_batch=1" \
+		-w 1 -m '^loops_per_sec ([0-9.]+)' -N loops_per_sec -- \
+		"$repo/tests/progs/ft_pageout_bench" -d "$FT_XFS" -t "$secs"
+fi
+
+# ---- 3. app launch under memory pressure, fault-around ---------------------
+if [[ $parts == *" launch "* ]]; then
 	adir=$FT_XFS/apps
-	step "fault-around setup: $apps app files + framework files on xfs (ft_applaunch setup)"
-	"$repo/bench/progs/ft_applaunch" setup -d "$adir" -n "$apps" > "$out/fa-setup.out" 2>&1 ||
-		die "ft_applaunch setup: $(tail -1 "$out/fa-setup.out")"
-	# name|knob settings for `foliotune record -s`
-	fa_configs=("stock|-s fault_around_bytes=64K -s fault_around_mkold=0"
-		"mkold2|-s fault_around_bytes=64K -s fault_around_mkold=2"
-		"fa4k|-s fault_around_bytes=4K -s fault_around_mkold=0"
-		"auto|-s fault_around_bytes=64K -s fault_around_mkold=0 -s fault_around_auto=1")
-	for c in "${fa_configs[@]}"; do
-		name=${c%%|*}; sets=${c#*|}
-		step "fault-around $name ($sets): ft_applaunch run, $apps apps x 2 rounds in a ${limit} MiB memcg"
-		sync -f "$FT_XFS"
-		# shellcheck disable=SC2086
-		"$ft" record -o "$out/fa-$name.rec" -l "fa-$name" $sets -- \
-			"$repo/bench/progs/ft_applaunch" run -d "$adir" -n "$apps" -r 2 -m "$limit" > "$out/fa-$name.out" 2>&1 ||
-			die "ft_applaunch $name: $(tail -2 "$out/fa-$name.out" | tr '\n' ' ')"
-		step "    $(awk '/^summary/ { for (i = 2; i <= 4; i++) printf "%s ", $i }' "$out/fa-$name.out")"
-	done
-	"$ft" set fault_around_bytes 64K > /dev/null; "$ft" set fault_around_mkold 0 > /dev/null
+	step "launch: $apps app files + framework files on xfs (ft_applaunch setup)"
+	"$repo/bench/progs/ft_applaunch" setup -d "$adir" -n "$apps" > "$out/launch-setup.txt" 2>&1 ||
+		die "ft_applaunch setup: $(tail -1 "$out/launch-setup.txt")"
+	ab_part launch stock "fault_around_mkold=0" mkold2 "fault_around_mkold=2" \
+		-w 1 -p "sync -f $FT_XFS" -m 'summary .* avg_ms=([0-9.]+)' -N avg_launch_ms -t -- \
+		"$repo/bench/progs/ft_applaunch" run -d "$adir" -n "$apps" -r 2 -m "$limit"
 fi
 step "foliotune unload"
-"$ft" unload || die "foliotune unload"
+"$ft" unload > /dev/null || die "foliotune unload"
+# every comparison made has its verdict line (a part that lost one fails)
+want=0
+[[ $parts == *" reclaim "* ]] && want=$((want + ${#reclaim_arms[@]}))
+[[ $parts == *" pageout "* ]] && want=$((want + 1))
+[[ $parts == *" launch "* ]] && want=$((want + 1))
+got=$(cat "$out"/*.ab.lines 2> /dev/null | grep -c '^verdict ')
+[ "$got" = "$want" ] || die "$got verdict lines, $want comparisons made (see $out)"
 trap 'ft_zram_swapoff; umount "$FT_XFS" 2>/dev/null' EXIT
 
-# ---- the headline tables --------------------------------------------------
+# ---- the tables ------------------------------------------------------------
 echo
-echo "=== foliotune demo: QEMU TCG guest (software emulation): only ratios mean anything ==="
-echo
-echo "Batched try_to_unmap_one, Yin Fengwei's MADV_PAGEOUT micro-benchmark, loops/s (higher is better):"
-printf '    %-6s %12s %12s %9s\n' rep stock batched batched/stock
-for i in $(seq "$reps"); do
-	s=$(awk '/^loops_per_sec/ { print $2 }' "$out/stock-$i.out")
-	b=$(awk '/^loops_per_sec/ { print $2 }' "$out/batched-$i.out")
-	printf '    %-6s %12s %12s %9s\n' "$i" "$s" "$b" "$(awk -v s="$s" -v b="$b" 'BEGIN { printf "%.3f", (s > 0 ? b / s : 0) }')"
-done
-# min, median, max and the paired verdict: foliotune stats (userspace/stats.c)
-for i in $(seq "$reps"); do
-	s=$(awk '/^loops_per_sec/ { print $2 }' "$out/stock-$i.out")
-	b=$(awk '/^loops_per_sec/ { print $2 }' "$out/batched-$i.out")
-	[ -n "$s" ] && echo "stock $s"
-	[ -n "$b" ] && echo "batched $b"
-	[ -n "$s" ] && [ -n "$b" ] && echo "pairs $s $b"
-done | "$ft" stats | awk -F '\t' '$1 ~ /^#/ { next }
-	$2 == "samples" { printf "    %-8s min %s  median %s  max %s\n", $1, $7, $4, $8 }
-	$2 == "pairs" { t = $12; sub(/^B /, "batched ", t); printf "    paired: batched/stock %.3f (%s pairs, p %s): %s\n", $7, $3, $10, t }'
-echo
-echo "foliotune compare stock-1 batched-1 (unmap counters and reclaim; all of them: foliotune compare build/demo/stock-1.rec build/demo/batched-1.rec):"
-"$ft" compare --only '^(wall_seconds|unmap_|pgpgoutclean|workingset_refault_file)' "$out/stock-1.rec" "$out/batched-1.rec" |
-	sed 's/^/    /'
-if [ ${#fa_configs[@]} -gt 0 ]; then
+echo "=== foliotune demo: $(uname -r) in a QEMU TCG guest (software emulation), $(nproc) vCPUs: only ratios within this boot mean anything ==="
+echo "    Every figure: foliotune ab, $pairs ABBA pairs after a warm-up run; medians (min..max) per arm; the verdict is"
+echo "    the exact Wilcoxon signed-rank test of the pairs with the Hodges-Lehmann interval of B/A (docs/cli.md)."
+if [[ $parts == *" reclaim "* ]]; then
 	echo
-	echo "Fault-around, app launch ($apps apps, 2 rounds, memcg under pressure, zram swap), one run each:"
-	printf '    %-7s %14s %14s %9s %9s %16s %16s\n' config "avg launch ms" "max launch ms" majflt minflt fa_pages_mapped "of them old"
-	for c in "${fa_configs[@]}"; do
-		name=${c%%|*}
-		python3 "$repo/bench/records.py" "$out/fa-$name.rec" | awk -v n="$name" '
-			function kv(k,   i, a) { for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] } return "-" }
-			FILENAME == "-" { split($0, f, "\t")
-				if (f[2] == "counter" && f[4] == "fa_pages_mapped") pm = f[5]
-				if (f[2] == "counter" && f[4] == "fa_pages_mapped_old") po = f[5]
-				next }
-			/^summary/ { avg = kv("avg_ms"); max = kv("max_ms"); maj = kv("majflt"); mi = kv("minflt") }
-			END { printf "    %-7s %14s %14s %9s %9s %16s %16s\n", n, avg, max, maj, mi, pm, po }
-			' - "$out/fa-$name.out"
+	echo "1. Reclaim of PTE-mapped 2 MiB file folios ($lru): memory.reclaim of 80% of a $mb MiB xfs file mapped by"
+	echo "   2 MiB folios, each one run of 512 PTEs; reclaim_seconds is the reclaim alone (lower is better)."
+	echo "   Both walks batched: try_to_unmap_one (unmap_batch) and folio_referenced_one (referenced_batch);"
+	echo "   the counters per run show the path each arm took."
+	for arm in "${reclaim_arms[@]:1}"; do
+		cat "$out/reclaim-${arm%%|*}.ab.lines"
 	done
-	echo "    (stock: 64K window, pre-mapped PTEs young; mkold2: 64K, only the faulting PTE young; fa4k: no fault-around;"
-	echo "     auto: fault_around_auto=1 from 64K, 1 s period)"
+	cat "$out/reclaim-aa.ab.lines"
+fi
+if [[ $parts == *" pageout "* ]]; then
+	echo
+	echo "2. Yin Fengwei's MADV_PAGEOUT micro-benchmark (his 2023 batched-unmap series): 2 MiB xfs files read and paged out"
+	echo "   in a loop, loops/s (higher is better), batched try_to_unmap_one alone.  Under TCG that function is about"
+	echo "   4% of this loop's time (18% on his IceLake), so a few percent is all it can gain here (bench/README.md)."
+	cat "$out/pageout-batched.ab.lines"
+fi
+if [[ $parts == *" launch "* ]]; then
+	echo
+	echo "3. App launch under memory pressure ($apps apps x 2 rounds in a $limit MiB memcg, zram swap; the 2016 fault-around"
+	echo "   thread's workload): the average launch time (lower is better), pre-mapped PTEs young (stock) or old but"
+	echo "   the faulting page (fault_around_mkold=2)."
+	cat "$out/launch-mkold2.ab.lines"
 fi
 echo
-step "done: records and outputs in $out"
+step "done: ab files, their reports and each run's output in $out"

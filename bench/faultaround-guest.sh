@@ -6,7 +6,7 @@
 #
 # Started by bench/faultaround.sh (one boot, vmrun.sh -s); the host
 # passes its BENCH_* settings as VAR=VALUE arguments.  Writes raw files
-# only, into OUTDIR/raw/ (bench/faultaround-report.sh makes
+# only, into OUTDIR/raw/ (bench/report/faultaround.py makes
 # OUTDIR/results.md from them).
 #
 # Setup: scratch xfs on /dev/vda (FT_SCRATCH_DEV) at /mnt/ft-xfs, zram swap, foliotune

@@ -4,7 +4,7 @@
 # pack.sh RESULTS_DIR - before committing a benchmark session: replace every
 # raw/ directory in RESULTS_DIR and one level below by raw.tar.xz (sorted,
 # owner and time stripped, so the same files make the same archive).
-# report.sh, faultaround-report.sh and plot.sh read the archive as they read
+# the report programs (bench/report/) read the archive as they read
 # raw/; `tar -xJf raw.tar.xz` gives the files back.
 set -uo pipefail
 

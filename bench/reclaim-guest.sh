@@ -5,7 +5,7 @@
 # the classic LRU and MGLRU, inside the test box.
 #
 # Started by bench/reclaim.sh (one boot); writes raw files only, into
-# OUTDIR/raw/ (bench/reclaim-report.sh turns them into OUTDIR/results.md).
+# OUTDIR/raw/ (bench/report/reclaim.py turns them into OUTDIR/results.md).
 #
 # Setup: scratch xfs on /dev/vda (FT_SCRATCH_DEV), zram swap, foliotune
 # loaded.  Configurations (every run also -s reclaim_probes=0):

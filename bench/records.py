@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Read `foliotune record` files for the benchmark reports and plots.
 
-The one reader of record files outside C (userspace/record_file.c; format:
+The one reader of record files outside C (userspace/util/record_file.c; format:
 foliotune(8), RECORD FILES).  `records.py RAWDIR|FILE.rec...` prints every
 record as tab-separated lines, each starting with the run's ID (the file
 name without .rec, BENCH.CONFIG.REP):

@@ -4,7 +4,7 @@
 # unmap-guest.sh OUTDIR - the batched-unmap benchmarks, inside the test box.
 #
 # Started by bench/unmap.sh (one boot); writes raw files only, into
-# OUTDIR/raw/ (bench/unmap-report.sh turns them into OUTDIR/results.md).
+# OUTDIR/raw/ (bench/report/unmap.py turns them into OUTDIR/results.md).
 #
 # Setup: scratch xfs on /dev/vda (FT_SCRATCH_DEV), zram swap, foliotune loaded.  Then, for
 # rep = 1..BENCH_REPS and every benchmark, one stock (unmap_batch=0) and one

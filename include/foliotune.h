@@ -28,7 +28,8 @@
  * kernel's own default; loading leaves the window as it finds it).
  * "kind" tells the CLI how to parse a value: BOOL accepts 0/1/on/off,
  * BYTES accepts unit suffixes (4K, 64K, 2M), ENUM and UINT plain
- * decimals.  min..max is the
+ * decimals (an ENUM whose list has 0 and 1 also off and on: the walk
+ * knobs were BOOL before they had a third arm).  min..max is the
  * documented range: the CLI refuses values outside it, the module's own
  * checks (its errno) have the last word on what it passes.  A knob the
  * loaded module does not provide yet simply has no file.  New knobs go at
@@ -42,9 +43,27 @@
 #define FOLIOTUNE_FA_PERIOD_MIN_MS	100
 #define FOLIOTUNE_FA_PERIOD_MAX_MS	60000
 
+/*
+ * The arms of a walk (knobs unmap_batch, referenced_batch): which code
+ * decides how many PTEs of a large folio one step of try_to_unmap_one() or
+ * folio_referenced_one() handles.  X(value, name, what).  On Linux 6.12
+ * the kernel's own code is one PTE at a time, so 0 and 2 run the same
+ * code there (docs/batching.md has the table).
+ */
+#define FOLIOTUNE_ARM_KERNEL		0
+#define FOLIOTUNE_ARM_FOLIOTUNE		1
+#define FOLIOTUNE_ARM_PTE		2
+#define FOLIOTUNE_ARMS(X)						\
+	X(FOLIOTUNE_ARM_KERNEL, kernel, "the kernel's own code")	\
+	X(FOLIOTUNE_ARM_FOLIOTUNE, foliotune, "foliotune's batching")	\
+	X(FOLIOTUNE_ARM_PTE, pte, "one PTE at a time")
+
+/* The knobs whose value is an arm (of try_to_unmap_one's, folio_referenced_one's walk). */
+#define FOLIOTUNE_ARM_KNOBS(X)	X(unmap_batch) X(referenced_batch)
+
 #define FOLIOTUNE_KNOBS(X)						\
-	X(unmap_batch, BOOL, "bool", 0, 1, 1,				\
-	  "batch PTE runs of large folios in try_to_unmap_one (0 = stock algorithm)") \
+	X(unmap_batch, ENUM, "0|1|2", 0, 2, 1,				\
+	  "try_to_unmap_one's PTE runs: 0 the kernel's own code, 1 foliotune's batching, 2 one PTE at a time (on 6.12 the kernel's own code is one at a time)") \
 	X(fault_around_bytes, BYTES, "bytes",				\
 	  FOLIOTUNE_FA_BYTES_MIN, FOLIOTUNE_FA_BYTES_MAX, 65536,	\
 	  "kernel fault-around window (rounded down to a power of two, as the kernel does; its default is the kernel's, which loading leaves as found)") \
@@ -62,8 +81,8 @@
 	  "count pgpgoutclean and pageref_* (kprobes on reclaim; record arms them)") \
 	X(fault_around_auto_age, BOOL, "bool", 0, 1, 0,			\
 	  "let the tuner also decide the age of pre-mapped PTEs: old (as mkold=2) under file reclaim pressure, young otherwise") \
-	X(referenced_batch, BOOL, "bool", 0, 1, 1,				\
-	  "test the accessed bits of PTE runs of large folios in one pass in folio_referenced_one (0 = stock algorithm)")
+	X(referenced_batch, ENUM, "0|1|2", 0, 2, 1,			\
+	  "folio_referenced_one's PTE runs: 0 the kernel's own code, 1 foliotune's one-pass test, 2 one PTE at a time (on 6.12 the kernel's own code is one at a time)")
 
 /*
  * Counters: X(name, help).  Per-cpu in the module, summed on read.
@@ -74,7 +93,7 @@
 	X(unmap_batches, "PTE runs unmapped in one batch (nr >= 2)")	\
 	X(unmap_batched_ptes, "PTEs unmapped inside batches")		\
 	X(unmap_single_ptes, "PTEs unmapped one at a time")		\
-	X(unmap_nobatch_off, "large-folio PTEs done singly: unmap_batch=0") \
+	X(unmap_nobatch_off, "large-folio PTEs done singly: unmap_batch=2 (and 0 on 6.12)") \
 	X(unmap_nobatch_small, "order-0 folio PTEs (nothing to batch)") \
 	X(unmap_nobatch_hugetlb, "hugetlb PTEs (never batched)")	\
 	X(unmap_nobatch_swap, "anon PTEs going to swap (per-PTE by design)") \
@@ -115,7 +134,7 @@
 	X(referenced_batches, "PTE runs whose accessed bits were tested in one pass (nr >= 2)") \
 	X(referenced_batched_ptes, "PTEs tested inside batches")	\
 	X(referenced_single_ptes, "PTEs tested (or, mlocked, skipped) one at a time") \
-	X(referenced_nobatch_off, "large-folio PTEs done singly: referenced_batch=0") \
+	X(referenced_nobatch_off, "large-folio PTEs done singly: referenced_batch=2 (and 0 on 6.12)") \
 	X(referenced_nobatch_small, "order-0 folio PTEs (nothing to batch)") \
 	X(referenced_nobatch_hugetlb, "hugetlb PTEs (never batched)")	\
 	X(referenced_nobatch_lru_gen, "large-folio PTEs done singly: MGLRU on, the mm has MMU notifiers") \
@@ -133,7 +152,51 @@
 	X(referenced_batch_order9, "batches of 512 PTEs")		\
 	X(referenced_pmds, "PMD mappings tested (one entry: nothing to batch)") \
 	X(referenced_young_ptes, "PTEs found young (accessed bit; alone, also a secondary MMU's report)") \
-	X(referenced_lru_gen_batches, "of referenced_batches: MGLRU runs (lru_gen_look_around at their young PTEs)")
+	X(referenced_lru_gen_batches, "of referenced_batches: MGLRU runs (lru_gen_look_around at their young PTEs)") \
+	X(unmap_calls_kernel, "of unmap_calls: with unmap_batch=0 (the kernel's own code)") \
+	X(unmap_calls_pte, "of unmap_calls: with unmap_batch=2 (one PTE at a time)") \
+	X(unmap_kernel_batches, "Linux 7, unmap_batch=0: PTE runs the kernel unmapped in one batch") \
+	X(unmap_kernel_batched_ptes, "Linux 7, unmap_batch=0: PTEs unmapped inside the kernel's batches") \
+	X(unmap_kernel_single_ptes, "Linux 7, unmap_batch=0: PTEs the kernel unmapped one at a time") \
+	X(unmap_kernel_nobatch_small, "of unmap_kernel_single_ptes: order-0 folios") \
+	X(unmap_kernel_nobatch_swap, "of unmap_kernel_single_ptes: anon folios going to swap") \
+	X(unmap_kernel_nobatch_hwpoison, "of unmap_kernel_single_ptes: TTU_HWPOISON walks") \
+	X(unmap_kernel_nobatch_nonpresent, "of unmap_kernel_single_ptes: non-present (device-exclusive) entries") \
+	X(unmap_kernel_nobatch_uffd_wp, "of unmap_kernel_single_ptes: uffd-wp VMAs (7.2; 7.3 batches them)") \
+	X(unmap_kernel_nobatch_hugetlb, "of unmap_kernel_single_ptes: hugetlb (7.2; 7.3 has its own rmap_one)") \
+	X(unmap_kernel_nobatch_partial, "of unmap_kernel_single_ptes: a run of one PTE of a large folio") \
+	X(unmap_kernel_batch_order0, "Linux 7, unmap_batch=0: large-folio runs of 1 PTE") \
+	X(unmap_kernel_batch_order1, "Linux 7, unmap_batch=0: kernel batches of 2-3 PTEs") \
+	X(unmap_kernel_batch_order2, "Linux 7, unmap_batch=0: kernel batches of 4-7 PTEs") \
+	X(unmap_kernel_batch_order3, "Linux 7, unmap_batch=0: kernel batches of 8-15 PTEs") \
+	X(unmap_kernel_batch_order4, "Linux 7, unmap_batch=0: kernel batches of 16-31 PTEs") \
+	X(unmap_kernel_batch_order5, "Linux 7, unmap_batch=0: kernel batches of 32-63 PTEs") \
+	X(unmap_kernel_batch_order6, "Linux 7, unmap_batch=0: kernel batches of 64-127 PTEs") \
+	X(unmap_kernel_batch_order7, "Linux 7, unmap_batch=0: kernel batches of 128-255 PTEs") \
+	X(unmap_kernel_batch_order8, "Linux 7, unmap_batch=0: kernel batches of 256-511 PTEs") \
+	X(unmap_kernel_batch_order9, "Linux 7, unmap_batch=0: kernel batches of 512 PTEs") \
+	X(referenced_calls_kernel, "of referenced_calls: with referenced_batch=0 (the kernel's own code)") \
+	X(referenced_calls_pte, "of referenced_calls: with referenced_batch=2 (one PTE at a time)") \
+	X(referenced_kernel_batches, "Linux 7, referenced_batch=0: PTE runs the kernel tested in one batch") \
+	X(referenced_kernel_batched_ptes, "Linux 7, referenced_batch=0: PTEs tested inside the kernel's batches") \
+	X(referenced_kernel_single_ptes, "Linux 7, referenced_batch=0: PTEs the kernel tested (or, mlocked, skipped) one at a time") \
+	X(referenced_kernel_nobatch_mlock, "of referenced_kernel_single_ptes: VM_LOCKED VMAs (skipped untested)") \
+	X(referenced_kernel_nobatch_small, "of referenced_kernel_single_ptes: order-0 folios") \
+	X(referenced_kernel_nobatch_partial, "of referenced_kernel_single_ptes: a run of one PTE of a large folio") \
+	X(referenced_kernel_batch_order0, "Linux 7, referenced_batch=0: large-folio runs of 1 PTE") \
+	X(referenced_kernel_batch_order1, "Linux 7, referenced_batch=0: kernel batches of 2-3 PTEs") \
+	X(referenced_kernel_batch_order2, "Linux 7, referenced_batch=0: kernel batches of 4-7 PTEs") \
+	X(referenced_kernel_batch_order3, "Linux 7, referenced_batch=0: kernel batches of 8-15 PTEs") \
+	X(referenced_kernel_batch_order4, "Linux 7, referenced_batch=0: kernel batches of 16-31 PTEs") \
+	X(referenced_kernel_batch_order5, "Linux 7, referenced_batch=0: kernel batches of 32-63 PTEs") \
+	X(referenced_kernel_batch_order6, "Linux 7, referenced_batch=0: kernel batches of 64-127 PTEs") \
+	X(referenced_kernel_batch_order7, "Linux 7, referenced_batch=0: kernel batches of 128-255 PTEs") \
+	X(referenced_kernel_batch_order8, "Linux 7, referenced_batch=0: kernel batches of 256-511 PTEs") \
+	X(referenced_kernel_batch_order9, "Linux 7, referenced_batch=0: kernel batches of 512 PTEs") \
+	X(referenced_kernel_lru_gen_batches, "of referenced_kernel_batches: MGLRU runs (one lru_gen_look_around per run)") \
+	X(referenced_kernel_young_runs, "Linux 7, referenced_batch=0: runs and lone PTEs the kernel found referenced") \
+	X(fa_fault_folio_pages, "PTEs a read fault mapped beside the faulting page, its large folio's (finish_fault; not fault-around)") \
+	X(fa_pages_beyond_window, "of fa_pages_mapped: outside the fault-around window (whole large folios, Linux 7)")
 
 #define FOLIOTUNE_COUNTER_ENUM(name, ...)	FT_##name,
 enum foliotune_counter {

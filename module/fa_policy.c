@@ -13,6 +13,10 @@
  *                             (within one window, at least 4 pages)
  *   U  fa_sample_used         sampled pre-mapped PTEs found used
  *   W  fa_sample_unused       ... found unused
+ *   P  fa_pages_mapped        pre-mapped PTEs, and of them
+ *   B  fa_pages_beyond_window   the ones outside the window (Linux 7 maps
+ *                             a large folio whole when part of it is in
+ *                             the window)
  *   A  allocstall_*           direct reclaim entries
  *   R  workingset_refault_file  evicted file pages read again
  *   S  pgsteal_file           file pages reclaimed (kswapd, direct, memcg)
@@ -48,7 +52,8 @@
  *   2. F < 32                             hold: too few faults to judge
  *   3. U + W >= 64 (usefulness known):
  *      u < T/2   (mostly unused)          to 4K at once
- *      u < T                              halve
+ *      u < T                              halve, or to 4K at once if
+ *                                         B >= P/2 (below)
  *      u >= 1/2 and N >= F/2              double (sequential, used)
  *      p < 64K                            double, unless backing off
  *                                         or under pressure (worth its
@@ -61,6 +66,15 @@
  *                                         sample comes back or is not
  *                                         known yet (see below): hold
  *      otherwise                          hold
+ * Large folios (Linux 7): filemap_map_folio_range() maps a large folio
+ * whole once part of it is in the window, so below the file's folio size
+ * a halved window pre-maps no less, and "pre-mapped <= window" no longer
+ * holds.  When at least half of what was pre-mapped lay beyond the window
+ * (B >= P/2), a "little used" window goes to 4K at once (no fault-around),
+ * the only smaller setting that maps less.  finish_fault() also maps the
+ * faulting page's whole folio (fa_fault_folio_pages): no window, 4K
+ * included, limits that.
+ *
  * Jumps instead of steps: a window the evidence refutes is left at once (a
  * 3 s app launch cannot wait four periods), and a jump up from 4K is
  * judged by the samples it makes possible.  Backoff: a growth (a jump
@@ -238,6 +252,12 @@ static unsigned long ft_decide(struct foliotune_fa_policy *p,
 			ft_window(p, "shrink",
 				  "unused: %lu of %lu pre-mapped used%s",
 				  used, sampled, pr);
+			return 1;
+		}
+		if (d->mapped && 2 * d->beyond >= d->mapped) {
+			ft_window(p, "shrink",
+				  "little used (%lu of %lu pre-mapped used), %lu of %lu pre-mapped beyond the window (whole large folios): a smaller window maps no less%s",
+				  used, sampled, d->beyond, d->mapped, pr);
 			return 1;
 		}
 		ft_window(p, "shrink",

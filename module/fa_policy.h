@@ -15,6 +15,8 @@ struct foliotune_fa_period {
 	unsigned long near;		/* N: fa_read_faults_near */
 	unsigned long used;		/* U: fa_sample_used */
 	unsigned long unused;		/* W: fa_sample_unused */
+	unsigned long mapped;		/* P: fa_pages_mapped */
+	unsigned long beyond;		/* B: fa_pages_beyond_window */
 	unsigned long allocstall;	/* A: direct reclaim entries */
 	unsigned long refault_file;	/* R: workingset_refault_file */
 	unsigned long pgsteal_file;	/* S: file pages reclaimed (kswapd, direct, memcg) */
@@ -56,7 +58,7 @@ struct foliotune_fa_policy {
 	unsigned long quiet_ms;		/* time without file reclaim pressure */
 	unsigned long age_changes;
 	const char *decision;
-	char reason[160];
+	char reason[192];
 	const char *age_decision;
 	char age_reason[96];
 	char age_change_reason[96];	/* why the age last changed */

@@ -95,7 +95,7 @@ enum ft_fa_input {
 	FT_IN_unmap_young, FT_IN_unmap_old, FT_IN_pgscan_file,
 	FT_IN_pgsteal_file, FT_IN_allocstall, FT_IN_refault_file,
 	FT_IN_pgpgoutclean, FT_IN_sample_used, FT_IN_sample_unused,
-	FT_IN_exec, FT_IN_NR
+	FT_IN_exec, FT_IN_beyond, FT_IN_NR
 };
 
 static const char * const ft_fa_input_names[FT_IN_NR] = {
@@ -103,7 +103,7 @@ static const char * const ft_fa_input_names[FT_IN_NR] = {
 	"fa_pages_mapped_old", "fa_unmap_young_ptes", "fa_unmap_old_ptes",
 	"pgscan_file", "pgsteal_file", "allocstall", "workingset_refault_file",
 	"pgpgoutclean", "fa_sample_used", "fa_sample_unused",
-	"fa_read_faults_exec",
+	"fa_read_faults_exec", "fa_pages_beyond_window",
 };
 
 /* The auto mode: its knobs, what it measured, what fa_policy.c decided. */
@@ -251,6 +251,7 @@ static void ft_fa_auto_sample(unsigned long *v)
 	v[FT_IN_sample_used] = foliotune_stat_sum(FT_fa_sample_used);
 	v[FT_IN_sample_unused] = foliotune_stat_sum(FT_fa_sample_unused);
 	v[FT_IN_exec] = foliotune_stat_sum(FT_fa_read_faults_exec);
+	v[FT_IN_beyond] = foliotune_stat_sum(FT_fa_pages_beyond_window);
 
 	all_vm_events(ev);
 	v[FT_IN_pgscan_file] = ev[PGSCAN_FILE];
@@ -312,6 +313,8 @@ static void ft_fa_auto_step_locked(void)
 		.near = d[FT_IN_near],
 		.used = d[FT_IN_sample_used],
 		.unused = d[FT_IN_sample_unused],
+		.mapped = d[FT_IN_mapped],
+		.beyond = d[FT_IN_beyond],
 		.allocstall = d[FT_IN_allocstall],
 		.refault_file = d[FT_IN_refault_file],
 		.pgsteal_file = d[FT_IN_pgsteal_file],

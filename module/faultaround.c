@@ -29,13 +29,32 @@
  *   fa_pages_mapped      PTEs fault-around mapped other than the faulting
  *                        page: per page, not per run, so the siblings of
  *                        the faulting page in its large folio count too
- *                        (they are pre-mapped: without fault-around
- *                        finish_fault() maps one page of a file folio).
+ *                        (they are pre-mapped: without fault-around 6.12's
+ *                        finish_fault() maps one page of a file folio;
+ *                        Linux 7's maps them all, fa_fault_folio_pages).
  *                        For order-0 page cache it equals "PTEs of runs
  *                        where prefault".
  *   fa_pages_mapped_old  of those, mapped old: mkold 0: none (but the auto
  *                        mode's samples); 1: the ones in runs without the
  *                        faulting address; 2: all.
+ *   fa_pages_beyond_window  of fa_pages_mapped, the ones outside the window
+ *                        do_fault_around() asked for.  Linux 7's
+ *                        filemap_map_folio_range() maps a large folio whole
+ *                        when it lies in the VMA and one page table, though
+ *                        only part of it is in the window; so one event may
+ *                        map more than fault_around_pages PTEs, and a window
+ *                        smaller than the file's folios maps no less.  Always
+ *                        0 on 6.12.  (The window is worked out again from
+ *                        fault_around_pages as do_fault_around() does; a
+ *                        change of the window during a fault may count a
+ *                        page on the wrong side.)
+ *   fa_fault_folio_pages the PTEs a read fault mapped beside the faulting
+ *                        page through finish_fault(), for its large folio
+ *                        (Linux 7 maps the whole folio for any file VMA;
+ *                        6.12 for anon shmem only).  Not fault-around: no
+ *                        window limits them, fault_around_mkold leaves
+ *                        them young (the faulting PTE makes the folio
+ *                        referenced anyway) and the sample never sees them.
  *   fa_read_faults       read faults on file mappings that mapped PTEs
  *                        through set_pte_range() (fault-around or
  *                        finish_fault()), one per fault and CPU.
@@ -210,6 +229,30 @@ static void ft_fa_sample_add(struct ft_fa_pcpu *c, struct vm_fault *vmf,
 }
 
 /*
+ * How many of the @nr PTEs from @addr (a fault-around run, in the faulting
+ * address's page table) lie outside the window do_fault_around() asked
+ * ->map_pages() to map: its own arithmetic, on fault_around_pages.
+ */
+static inline unsigned int ft_fa_beyond_window(const struct vm_fault *vmf,
+					       unsigned long addr,
+					       unsigned int nr)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	unsigned long pages = max(READ_ONCE(fault_around_pages), 1UL);
+	pgoff_t pte_off = pte_index(vmf->address);
+	pgoff_t vma_off = vmf->pgoff - vma->vm_pgoff;
+	pgoff_t from, to, first = pte_index(addr), last = first + nr - 1;
+	pgoff_t lo, hi;
+
+	from = max(ALIGN_DOWN(pte_off, pages), pte_off - min(pte_off, vma_off));
+	to = min3(from + pages, (pgoff_t)PTRS_PER_PTE,
+		  pte_off + vma_pages(vma) - vma_off) - 1;
+	lo = max(first, from);
+	hi = min(last, to);
+	return hi >= lo ? nr - (hi - lo + 1) : nr;
+}
+
+/*
  * Counters for one set_pte_range() call of a read fault (see the top);
  * @new_fault: its first run on this CPU.
  */
@@ -227,10 +270,15 @@ static __always_inline void ft_fa_account(struct ft_fa_pcpu *c,
 
 	if (around) {
 		unsigned int mapped = nr - !prefault;
+		unsigned int beyond = ft_fa_beyond_window(vmf, addr, nr);
 
 		ft_add(FT_fa_pages_mapped, mapped);
 		if (old)
 			ft_add(FT_fa_pages_mapped_old, mapped);
+		if (beyond)
+			ft_add(FT_fa_pages_beyond_window, beyond);
+	} else if (nr > 1) {
+		ft_add(FT_fa_fault_folio_pages, nr - 1);
 	}
 
 	if (!new_fault) {

@@ -12,6 +12,16 @@
 
 #include "foliotune.h"
 
+/*
+ * The kernel generation the module is built for: Linux 6.12 or Linux 7
+ * (7.2, 7.3), whose copied code (module/kcopy/patches.list), non-exported
+ * symbols (kernel_syms.h) and run decisions differ.  FT_KERNEL_XY is the
+ * build's upstream X.Y as X * 100 + Y (Kbuild, from the kernel's own
+ * Makefile), so that klp-symbols.list's "<7.3" reads "#if !FT_LINUX7_3".
+ */
+#define FT_LINUX7	(FT_KERNEL_XY >= 700)
+#define FT_LINUX7_3	(FT_KERNEL_XY >= 703)
+
 /* stats.c: per-cpu event counters, vmstat style (summed on read). */
 struct foliotune_stats {
 	unsigned long events[FT_NR_COUNTERS];

@@ -25,6 +25,7 @@
 #include <linux/swap.h>
 
 #include "internal.h"
+#include "lru_gen.h"
 
 /*
  * pgpgoutclean: workingset_eviction(folio, target_memcg) (mm/workingset.c:
@@ -53,22 +54,46 @@ static struct kprobe ft_eviction_kp = {
  * static and inlined into shrink_folio_list(), so not probeable), rebuilt
  * from its folio_referenced(folio, 1, memcg, &vm_flags) call, the only one
  * with is_locked == 1 (shrink_active_list() passes 0).  On return the
- * caller has not yet run folio_test_clear_referenced(), so PG_referenced
- * is what it will see.  Counted, in pages, for file LRU folios as the
+ * caller has not yet run folio_test_clear_referenced() (nor, on Linux 7
+ * under MGLRU, lru_gen_set_refs()), so PG_referenced and PG_workingset
+ * are what it will see.  Counted, in pages, for file LRU folios as the
  * 2016 counters were ("mapped file pages activated and retained"):
- *   referenced > 0, not VM_LOCKED:
+ *   referenced > 0, not VM_LOCKED, the classic LRU (and 6.12 always):
  *     PG_referenced || referenced > 1   pageref_activate
  *     else VM_EXEC                      pageref_activate and
  *                                       pageref_activate_vm_exec
  *     else                              pageref_keep
+ *   referenced > 0, not VM_LOCKED, Linux 7 under MGLRU (lru_gen_set_refs()):
+ *     PG_referenced || PG_workingset    pageref_activate
+ *     else VM_EXEC (7.3 on)             pageref_activate and
+ *                                       pageref_activate_vm_exec
+ *     else                              pageref_keep
  * Not counted: VM_LOCKED (activated to become unevictable, not for its
  * references), -1 (rmap lock contention: kept, not referenced), 0
- * (reclaimed).
+ * (reclaimed).  The flags come back as vm_flags (6.12, 7.2) or, from 7.3
+ * on, as a vma_flags_t bitmap.
  */
 struct ft_pageref_data {
 	struct folio *folio;
+#if FT_LINUX7_3
+	vma_flags_t *vma_flags;
+#else
 	unsigned long *vm_flags;
+#endif
 };
+
+/* The VMAs' VM_LOCKED and VM_EXEC, as folio_referenced() collected them. */
+static void ft_pageref_flags(const struct ft_pageref_data *d, bool *locked,
+			     bool *exec)
+{
+#if FT_LINUX7_3
+	*locked = vma_flags_test(d->vma_flags, VMA_LOCKED_BIT);
+	*exec = vma_flags_test(d->vma_flags, VMA_EXEC_BIT);
+#else
+	*locked = *d->vm_flags & VM_LOCKED;
+	*exec = *d->vm_flags & VM_EXEC;
+#endif
+}
 
 static int ft_pageref_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -78,7 +103,11 @@ static int ft_pageref_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if ((int)regs_get_kernel_argument(regs, 1) != 1)
 		return 1;	/* not folio_check_references(): no return hook */
 	d->folio = (struct folio *)regs_get_kernel_argument(regs, 0);
+#if FT_LINUX7_3
+	d->vma_flags = (vma_flags_t *)regs_get_kernel_argument(regs, 3);
+#else
 	d->vm_flags = (unsigned long *)regs_get_kernel_argument(regs, 3);
+#endif
 	return 0;
 }
 
@@ -86,17 +115,29 @@ static int ft_pageref_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct ft_pageref_data *d = (struct ft_pageref_data *)ri->data;
 	int referenced = (int)regs_return_value(regs);
-	unsigned long vm_flags = *d->vm_flags;
 	struct folio *folio = d->folio;
+	bool locked, exec;
 	long nr;
 
-	if (referenced <= 0 || (vm_flags & VM_LOCKED) ||
-	    !folio_is_file_lru(folio))
+	ft_pageref_flags(d, &locked, &exec);
+	if (referenced <= 0 || locked || !folio_is_file_lru(folio))
 		return 0;
 	nr = folio_nr_pages(folio);
+	if (FT_LINUX7 && ft_lru_gen_walk()) {
+		if (folio_test_referenced(folio) ||
+		    folio_test_workingset(folio)) {
+			ft_add(FT_pageref_activate, nr);
+		} else if (FT_LINUX7_3 && exec) {
+			ft_add(FT_pageref_activate, nr);
+			ft_add(FT_pageref_activate_vm_exec, nr);
+		} else {
+			ft_add(FT_pageref_keep, nr);
+		}
+		return 0;
+	}
 	if (folio_test_referenced(folio) || referenced > 1) {
 		ft_add(FT_pageref_activate, nr);
-	} else if (vm_flags & VM_EXEC) {
+	} else if (exec) {
 		ft_add(FT_pageref_activate, nr);
 		ft_add(FT_pageref_activate_vm_exec, nr);
 	} else {

@@ -6,14 +6,24 @@
  * with every branch kept (mlock, exiting mm, MGLRU, PTE, PMD), made from the
  * build's own source with the patch module/kcopy/patches.list picks
  * (kcopy-gen/folio_referenced_one.c, included below; make kcopy shows it).
- * Every change is marked "foliotune:".  With referenced_batch=0 every
- * iteration takes nr = 1, and then the function is the stock one:
- * "pra->mapcount -= 1" is "pra->mapcount--".
+ * Every change is marked "foliotune:".
  *
- * What is batched (docs/batching.md, "Reference checks"): a run of present
- * PTEs mapping consecutive pages of one large, non-hugetlb folio, inside one
- * page table, one VMA and this folio's range of the walk, while the classic
- * LRU is in use.  Such a run of nr PTEs costs one folio_pte_batch() pass,
+ * The arm (knob referenced_batch, read once per call; docs/batching.md has
+ * the table) decides how many PTEs one iteration tests:
+ *   0  the kernel's own code.  On Linux 7 that is its batching
+ *      (folio_pte_batch(), then one clear_flush_young_ptes_notify() or,
+ *      under MGLRU, one lru_gen_look_around() per run); on 6.12 one PTE at
+ *      a time.
+ *   1  foliotune's batching (below), the same on every kernel.
+ *   2  one PTE at a time, through the kernel's code with nr = 1 (on 6.12
+ *      the same code as 0).
+ * On 6.12 an iteration of nr = 1 is the stock one: "pra->mapcount -= 1" is
+ * "pra->mapcount--".
+ *
+ * What foliotune batches (docs/batching.md, "Reference checks"): a run of
+ * present PTEs mapping consecutive pages of one large, non-hugetlb folio,
+ * inside one page table, one VMA and this folio's range of the walk.  Such
+ * a run of nr PTEs costs one folio_pte_batch() pass,
  * which also finds whether any accessed bit is set; if one is, nr
  * ptep_clear_flush_young() (what ptep_clear_flush_young_notify() calls per
  * PTE), inlined from a copy of the build's x86 code: out of line it is a
@@ -26,25 +36,40 @@
  * them: the per-call local "referenced" is only ever tested for zero, and
  * mapcount drops by one per PTE either way.
  *
- * MGLRU (lru_gen_enabled()) batches the same runs differently: stock calls
+ * MGLRU (lru_gen_enabled(), and on Linux 7 not lru_gen_switching())
+ * batches the same runs differently: one PTE at a time calls
  * lru_gen_look_around() on every PTE, and on an old one (of an mm without
  * MMU notifiers) that call only finds the accessed bit clear and returns
  * false.  A run calls it at exactly the PTEs found young when the walk gets
  * to them, in order, so the look-arounds (their neighbours, generations,
- * Bloom filter feedback and answers) are stock's; an mm with MMU notifiers
- * stays per PTE, as stock asks the secondary MMU about each.
+ * Bloom filter feedback and answers) are those of the per-PTE walk; an mm
+ * with MMU notifiers stays per PTE, as that walk asks the secondary MMU
+ * about each.  (Linux 7's own batching calls it once per run instead.)
  *
  * Counters (include/foliotune.h).  Per iteration of the walk that gets past
  * the exiting-mm check, or takes the VM_LOCKED "ptes++" branch:
- *   referenced_calls          +1 per call
+ *   referenced_calls          +1 per call; referenced_calls_kernel,
+ *                             referenced_calls_pte of them with
+ *                             referenced_batch 0 and 2
+ *   referenced_kernel_*       Linux 7, referenced_batch=0: the kernel's own
+ *                             runs, counted as below (batches, batched PTEs,
+ *                             lru_gen batches, single PTEs with one reason:
+ *                             mlock, small, partial; the order<k>
+ *                             histogram) and, instead of young PTEs,
+ *                             referenced_kernel_young_runs: the runs and
+ *                             lone PTEs it found referenced.  No other
+ *                             counter of a PTE moves then; referenced_pmds
+ *                             counts in every arm.
+ *   The rest count the other arms (and 0 on 6.12):
  *   referenced_batches        +1 per run with nr >= 2;
  *                             referenced_batched_ptes += nr
  *   referenced_lru_gen_batches +1 per such run walked for MGLRU
  *   referenced_single_ptes    +1 per PTE tested alone (or skipped as
  *                             mlocked), plus exactly one
  *                             referenced_nobatch_<reason>, first match of:
- *                             mlock, hugetlb, small, off, lru_gen (MGLRU
- *                             and MMU notifiers), partial
+ *                             mlock, hugetlb, small, off (one PTE at a
+ *                             time: 2, and 0 on 6.12), lru_gen (MGLRU and
+ *                             MMU notifiers), partial
  *   referenced_batch_order<k> +1 per run of a large non-hugetlb folio,
  *                             k = ilog2(nr)
  *   referenced_pmds           +1 per PMD mapping tested (nothing to batch)
@@ -61,11 +86,15 @@
  *                              <= 512 * referenced_batches
  *   (5) referenced_young_ptes <= referenced_batched_ptes
  *       + referenced_single_ptes - referenced_nobatch_mlock
- *   (6) while referenced_batch=0: referenced_batches, _batched_ptes,
- *       _lru_gen_batches and order1..9 do not move, and
+ *   (6) while referenced_batch is not 1: referenced_batches,
+ *       _batched_ptes, _lru_gen_batches and order1..9 do not move, and
  *       referenced_nobatch_off moves only then (the knob is read once per
  *       call).
  *   (7) referenced_lru_gen_batches <= referenced_batches
+ *   (1)-(4) and (7) hold for the referenced_kernel_* set too (its (3)
+ *   without hugetlb), and referenced_kernel_young_runs <=
+ *   referenced_kernel_batches + referenced_kernel_single_ptes
+ *   - referenced_kernel_nobatch_mlock.
  */
 
 /* The includes of mm/rmap.c that the copied code needs, in its order. */
@@ -88,28 +117,69 @@
 /* x86's ptep_clear_flush_young() of this build, as static copies (kcopy) */
 #include "kcopy-gen/pgtable_young.c"
 #include "referenced.h"
+#include "lru_gen.h"
 
-/* Knob referenced_batch: 1 = test PTE runs in one pass (default), 0 = stock. */
-bool foliotune_referenced_batch __read_mostly = FT_KNOB_DEFAULT_referenced_batch;
+/* Knob referenced_batch: the arm (FOLIOTUNE_ARMS), foliotune's by default. */
+int foliotune_referenced_arm __read_mostly = FT_KNOB_DEFAULT_referenced_batch;
 
-/*
- * foliotune: lru_gen_enabled() without its static branch.  A module's jump
- * table cannot name vmlinux's lru_gen_caps (not exported; klp-convert
- * refuses it), so read the key's state as data.  Both forms can be stale by
- * one flip of /sys/kernel/mm/lru_gen/enabled, as stock's can.
- */
-static inline bool ft_lru_gen_enabled(void)
+/* foliotune: the arm of one call, read once. */
+static inline int ft_referenced_arm(void)
 {
-#ifdef CONFIG_LRU_GEN
-	return static_key_enabled(&lru_gen_caps[LRU_GEN_CORE]);
-#else
-	return false;
-#endif
+	return READ_ONCE(foliotune_referenced_arm);
 }
 
+static inline void ft_referenced_call(int arm)
+{
+	ft_count(FT_referenced_calls);
+	if (arm == FOLIOTUNE_ARM_KERNEL)
+		ft_count(FT_referenced_calls_kernel);
+	else if (arm == FOLIOTUNE_ARM_PTE)
+		ft_count(FT_referenced_calls_pte);
+}
+
+#if FT_LINUX7
 /*
- * foliotune: how many PTEs, starting at pvmw->pte, this iteration tests.
- * 1 selects the stock code; then *@why names the counter to bump.  Above
+ * folio_pte_batch() of foliotune's runs: dirty, soft-dirty, writable and
+ * accessed may differ; *@any_young: whether any PTE of the run is young.
+ */
+static inline unsigned int ft_folio_pte_batch_young(struct folio *folio,
+						    unsigned long addr,
+						    pte_t *ptep, pte_t pte,
+						    unsigned int max_nr,
+						    bool *any_young)
+{
+	unsigned int nr = folio_pte_batch_flags(folio, NULL, ptep, &pte,
+						max_nr, FPB_MERGE_YOUNG_DIRTY);
+
+	*any_young = pte_young(pte);	/* the first PTE's and the merged */
+	return nr;
+}
+
+/* Linux 7's look-around takes the run's length: one PTE here. */
+#define ft_look_around(pvmw)	lru_gen_look_around(pvmw, 1)
+#else
+static inline unsigned int ft_folio_pte_batch_young(struct folio *folio,
+						    unsigned long addr,
+						    pte_t *ptep, pte_t pte,
+						    unsigned int max_nr,
+						    bool *any_young)
+{
+	unsigned int nr = folio_pte_batch(folio, addr, ptep, pte, max_nr,
+					  FPB_IGNORE_DIRTY | FPB_IGNORE_SOFT_DIRTY,
+					  NULL, any_young, NULL);
+
+	/* folio_pte_batch()'s any_young leaves out the PTE it was handed */
+	*any_young |= pte_young(pte);
+	return nr;
+}
+
+#define ft_look_around(pvmw)	lru_gen_look_around(pvmw)
+#endif
+
+/*
+ * foliotune: how many PTEs, starting at pvmw->pte, this iteration tests in
+ * arm 1 (foliotune's) or 2 (one at a time; and 0 on 6.12).  1 selects the
+ * kernel's code with one PTE; then *@why names the counter to bump.  Above
  * 1, *@why names the walk: FT_referenced_batches (classic LRU) or
  * FT_referenced_lru_gen_batches (MGLRU).  A run stays inside one page
  * table, the VMA, the walk's range for this folio (so
@@ -121,7 +191,7 @@ static inline bool ft_lru_gen_enabled(void)
  */
 static unsigned int ft_referenced_pte_batch(struct folio *folio,
 					    struct page_vma_mapped_walk *pvmw,
-					    bool batch,
+					    int arm,
 					    enum foliotune_counter *why,
 					    bool *any_young)
 {
@@ -144,12 +214,12 @@ static unsigned int ft_referenced_pte_batch(struct folio *folio,
 		*why = FT_referenced_nobatch_small;
 		return 1;
 	}
-	if (!batch) {
+	if (arm != FOLIOTUNE_ARM_FOLIOTUNE) {
 		*why = FT_referenced_nobatch_off;
 		return 1;
 	}
-	/* MGLRU asks a secondary MMU about every PTE: stock's calls, then. */
-	lru_gen = ft_lru_gen_enabled();
+	/* MGLRU asks a secondary MMU about every PTE: those calls, then. */
+	lru_gen = ft_lru_gen_walk();
 	if (lru_gen && mm_has_notifiers(vma->vm_mm)) {
 		*why = FT_referenced_nobatch_lru_gen;
 		return 1;
@@ -167,11 +237,8 @@ static unsigned int ft_referenced_pte_batch(struct folio *folio,
 		       folio_pfn(folio) + folio_nr_pages(folio) - pte_pfn(pte));
 	if (max_nr < 2)
 		return 1;
-	nr = folio_pte_batch(folio, addr, pvmw->pte, pte, max_nr,
-			     FPB_IGNORE_DIRTY | FPB_IGNORE_SOFT_DIRTY,
-			     NULL, any_young, NULL);
-	/* folio_pte_batch()'s any_young leaves out the PTE it was handed */
-	*any_young |= pte_young(pte);
+	nr = ft_folio_pte_batch_young(folio, addr, pvmw->pte, pte, max_nr,
+				      any_young);
 	if (nr > 1)
 		*why = lru_gen ? FT_referenced_lru_gen_batches :
 				 FT_referenced_batches;
@@ -229,7 +296,7 @@ static unsigned int ft_look_around_ptes(struct page_vma_mapped_walk *pvmw,
 			continue;
 		pvmw->pte = ptep + i;
 		pvmw->address = addr + i * PAGE_SIZE;
-		if (lru_gen_look_around(pvmw))
+		if (ft_look_around(pvmw))
 			n++;
 	}
 	pvmw->pte = ptep;
@@ -261,13 +328,58 @@ static unsigned int ft_referenced_young_ptes(struct page_vma_mapped_walk *pvmw,
 						young);
 }
 
-/* foliotune: counters for one iteration (see the top). */
-static void ft_referenced_account(unsigned int nr, enum foliotune_counter why,
+/*
+ * foliotune: counters for one iteration (see the top).  The kernel's own
+ * arm (Linux 7) leaves @why unset: its run is named from @nr, the folio
+ * and the walk; @young is then whether it found the run referenced.
+ */
+static void ft_referenced_kernel_account(struct folio *folio,
+					 struct page_vma_mapped_walk *pvmw,
+					 unsigned int nr,
+					 enum foliotune_counter why,
+					 unsigned int young)
+{
+	BUILD_BUG_ON(FT_referenced_kernel_batch_order9 !=
+		     FT_referenced_kernel_batch_order0 + 9);
+
+	if (why != FT_referenced_nobatch_mlock && !pvmw->pte) {
+		ft_count(FT_referenced_pmds);
+		return;
+	}
+	if (young)
+		ft_add(FT_referenced_kernel_young_runs, young);
+	if (nr > 1) {
+		ft_count(FT_referenced_kernel_batches);
+		if (ft_lru_gen_walk())
+			ft_count(FT_referenced_kernel_lru_gen_batches);
+		ft_add(FT_referenced_kernel_batched_ptes, nr);
+		ft_count(FT_referenced_kernel_batch_order0 + min(ilog2(nr), 9));
+		return;
+	}
+	ft_count(FT_referenced_kernel_single_ptes);
+	if (why == FT_referenced_nobatch_mlock)
+		why = FT_referenced_kernel_nobatch_mlock;
+	else if (!folio_test_large(folio))
+		why = FT_referenced_kernel_nobatch_small;
+	else
+		why = FT_referenced_kernel_nobatch_partial;
+	ft_count(why);
+	if (why != FT_referenced_kernel_nobatch_small)
+		ft_count(FT_referenced_kernel_batch_order0);
+}
+
+static void ft_referenced_account(int arm, struct folio *folio,
+				  struct page_vma_mapped_walk *pvmw,
+				  unsigned int nr, enum foliotune_counter why,
 				  unsigned int young)
 {
 	BUILD_BUG_ON(FT_referenced_batch_order9 !=
 		     FT_referenced_batch_order0 + 9);
 
+	if (FT_LINUX7 && arm == FOLIOTUNE_ARM_KERNEL) {
+		ft_referenced_kernel_account(folio, pvmw, nr, why, young);
+		return;
+	}
 	if (why == FT_referenced_pmds) {
 		ft_count(FT_referenced_pmds);
 		return;
@@ -294,19 +406,19 @@ static void ft_referenced_account(unsigned int nr, enum foliotune_counter why,
 
 static u64 ft_referenced_batch_get(struct ft_knob *knob)
 {
-	return READ_ONCE(foliotune_referenced_batch);
+	return READ_ONCE(foliotune_referenced_arm);
 }
 
 static int ft_referenced_batch_set(struct ft_knob *knob, u64 val)
 {
-	WRITE_ONCE(foliotune_referenced_batch, val == 1);
+	WRITE_ONCE(foliotune_referenced_arm, val);
 	return 0;
 }
 
-/* <dir>/referenced_batch (0600): reads "0\n"/"1\n", accepts 0 or 1. */
+/* <dir>/referenced_batch (0600): the arm, 0, 1 or 2 (knobs.c: the range). */
 struct ft_knob foliotune_knob_referenced_batch = {
-	.min = 0,
-	.max = 1,
+	.min = FOLIOTUNE_ARM_KERNEL,
+	.max = FOLIOTUNE_ARM_PTE,
 	.get = ft_referenced_batch_get,
 	.set = ft_referenced_batch_set,
 };

@@ -7,30 +7,52 @@
  * uffd-wp, anon swap, lazyfree, file), made from the build's own source
  * with the patch module/kcopy/patches.list picks (kcopy-gen/
  * try_to_unmap_one.c, included below; make kcopy shows it).  Every change
- * is marked "foliotune:".  With unmap_batch=0 every iteration takes nr = 1,
- * and with nr = 1 each changed line reduces to the stock call:
+ * is marked "foliotune:".
+ *
+ * The arm (knob unmap_batch, read once per call; docs/batching.md has the
+ * table) decides how many PTEs one iteration unmaps:
+ *   0  the kernel's own code.  On Linux 7 that is its batching
+ *      (folio_unmap_pte_batch(), copied with the function); on 6.12 it is
+ *      one PTE at a time.
+ *   1  foliotune's batching: ft_unmap_run()'s rules (below), the same on
+ *      every kernel.
+ *   2  one PTE at a time (on 6.12 the same code as 0).
+ * On 6.12, with nr = 1 each changed line reduces to the stock call:
  * folio_remove_rmap_ptes(.., 1, ..) is what the folio_remove_rmap_pte()
  * macro expands to, folio_put_refs(folio, 1) is folio_put(folio),
  * add_mm_counter(mm, m, -1) is dec_mm_counter(mm, m); the batched
- * clear/flush branch is not entered.
+ * clear/flush branch is not entered.  On Linux 7 the kernel's code is
+ * written for runs: the arms only choose nr.
  *
- * What is batched (see docs/batching.md): present PTEs mapping consecutive
- * pages of one large, non-hugetlb folio that is a file/shmem folio or a
- * lazyfree anon folio (!swapbacked), inside one page table, one VMA and the
- * folio.  Such a run of nr PTEs costs one get_and_clear_full_ptes(), one TLB
- * action, at most one folio_mark_dirty(), one update_hiwater_rss(), one
- * add_mm_counter(), one folio_remove_rmap_ptes(), one folio_put_refs() and
- * one mlock_drain_local() check, and the walk then continues after the run.
+ * What foliotune batches (see docs/batching.md): present PTEs mapping
+ * consecutive pages of one large, non-hugetlb folio that is a file/shmem
+ * folio or a lazyfree anon folio (!swapbacked), inside one page table, one
+ * VMA and the folio.  Such a run of nr PTEs costs one get_and_clear of the
+ * run, one TLB action, at most one folio_mark_dirty(), one
+ * update_hiwater_rss(), one add_mm_counter(), one folio_remove_rmap_ptes(),
+ * one folio_put_refs() and one mlock_drain_local() check, and the walk then
+ * continues after the run.
  *
  * Counters (include/foliotune.h).  A "run" is what one loop iteration
- * unmaps when it reaches discard: (nr PTEs, nr >= 1):
- *   unmap_calls          +1 per call
+ * unmaps when it reaches discard: (6.12, 7.2) or finish_unmap: (7.3)
+ * (nr PTEs, nr >= 1):
+ *   unmap_calls          +1 per call; unmap_calls_kernel, unmap_calls_pte
+ *                        of them with unmap_batch 0 and 2
+ *   unmap_kernel_*       Linux 7, unmap_batch=0: the runs the kernel's own
+ *                        code made, counted as below (batches, batched
+ *                        PTEs, single PTEs with one unmap_kernel_nobatch_
+ *                        reason: hugetlb, nonpresent, hwpoison, small,
+ *                        uffd_wp, swap, partial, the order of
+ *                        folio_unmap_pte_batch()'s checks, and the
+ *                        order<k> histogram); no other run counter moves.
+ *   The rest count the runs of the other arms (and of 0 on 6.12):
  *   unmap_batches        +1 per run with nr >= 2;  unmap_batched_ptes += nr
  *   unmap_batch_order<k> +1 per run of a large non-hugetlb folio, k = ilog2(nr)
  *   unmap_single_ptes    +1 per run with nr == 1, plus exactly one
  *                        unmap_nobatch_<reason>, first match of: hugetlb,
- *                        small, off, nonpresent, hwpoison, uffd_wp, mlock,
- *                        swap, partial
+ *                        small, off (one PTE at a time: 2, and 0 on 6.12),
+ *                        nonpresent, hwpoison, uffd_wp, mlock, swap,
+ *                        partial
  *   unmap_aborts         +1 per call that returns false
  *   unmap_restored_ptes  += PTEs that were cleared and then written back
  *                        because the walk aborted (lazyfree folio redirtied or
@@ -56,10 +78,13 @@
  *                                        + 512 * order9
  *       (so 2 * unmap_batches <= unmap_batched_ptes <= 512 * unmap_batches)
  *   (5) unmap_aborts <= unmap_calls
- *   (6) while unmap_batch=0: unmap_batches, unmap_batched_ptes, order1..9
- *       do not move, and unmap_nobatch_off moves only then (the knob is read
- *       once per call, so a call already running when it flips finishes in
- *       its old mode).
+ *   (6) while unmap_batch is not 1: unmap_batches, unmap_batched_ptes,
+ *       order1..9 do not move, and unmap_nobatch_off moves only then (the
+ *       knob is read once per call, so a call already running when it
+ *       flips finishes in its old mode).
+ *   The same (1)-(4) hold for the unmap_kernel_* set, which moves only
+ *   while unmap_batch=0 on Linux 7 (and then the other set's batches,
+ *   single PTEs, orders and reasons do not).
  */
 
 /* The includes of mm/rmap.c that the copied code needs, in its order. */
@@ -88,27 +113,114 @@
 #include "faultaround.h"
 #include "unmap.h"
 
-/* Knob unmap_batch: 1 = batch PTE runs (default), 0 = stock algorithm. */
-bool foliotune_unmap_batch __read_mostly = FT_KNOB_DEFAULT_unmap_batch;
+/* Knob unmap_batch: the arm (FOLIOTUNE_ARMS), foliotune's by default. */
+int foliotune_unmap_arm __read_mostly = FT_KNOB_DEFAULT_unmap_batch;
+
+/* foliotune: the arm of one call, read once. */
+static inline int ft_unmap_arm(void)
+{
+	return READ_ONCE(foliotune_unmap_arm);
+}
+
+static inline void ft_unmap_call(int arm)
+{
+	ft_count(FT_unmap_calls);
+	if (arm == FOLIOTUNE_ARM_KERNEL)
+		ft_count(FT_unmap_calls_kernel);
+	else if (arm == FOLIOTUNE_ARM_PTE)
+		ft_count(FT_unmap_calls_pte);
+}
+
+#if FT_LINUX7
+/* The kernel's static helpers of try_to_unmap_one() (module/kcopy/). */
+#include "kcopy-gen/unmap_static.c"
+
+/* Linux 7.3 renamed pte_uffd_wp() to pte_uffd(). */
+#if FT_LINUX7_3
+#define ft_pte_uffd_wp(pte)	pte_uffd(pte)
+#else
+#define ft_pte_uffd_wp(pte)	pte_uffd_wp(pte)
+#endif
+
+/*
+ * folio_pte_batch_flags() with foliotune's rules (ft_unmap_run()):
+ * @respect: a lazyfree run, which may be put back, must be identical but
+ * for PFN and accessed bit; a file run may differ in dirty, soft-dirty and
+ * writable too.
+ */
+static inline unsigned int ft_folio_pte_batch(struct folio *folio,
+					      struct vm_area_struct *vma,
+					      unsigned long addr, pte_t *ptep,
+					      pte_t pte, unsigned int max_nr,
+					      bool respect)
+{
+	return folio_pte_batch_flags(folio, vma, ptep, &pte, max_nr,
+				     respect ? FPB_RESPECT_WRITE |
+					       FPB_RESPECT_SOFT_DIRTY |
+					       FPB_RESPECT_DIRTY : 0);
+}
+
+/*
+ * Why the kernel's own code (arm 0 on Linux 7) unmaps one PTE alone, in
+ * the order of folio_unmap_pte_batch()'s checks; for its counters only.
+ */
+static enum foliotune_counter ft_unmap_kernel_why(struct folio *folio,
+						  struct vm_area_struct *vma,
+						  enum ttu_flags flags,
+						  pte_t pte)
+{
+	if (folio_test_hugetlb(folio))
+		return FT_unmap_kernel_nobatch_hugetlb;
+	if (!pte_present(pte))
+		return FT_unmap_kernel_nobatch_nonpresent;
+	if (flags & TTU_HWPOISON)
+		return FT_unmap_kernel_nobatch_hwpoison;
+	if (!folio_test_large(folio))
+		return FT_unmap_kernel_nobatch_small;
+#if !FT_LINUX7_3
+	if (userfaultfd_wp(vma))
+		return FT_unmap_kernel_nobatch_uffd_wp;
+#endif
+	if (folio_test_anon(folio) && folio_test_swapbacked(folio))
+		return FT_unmap_kernel_nobatch_swap;
+	return FT_unmap_kernel_nobatch_partial;
+}
+#else
+#define ft_pte_uffd_wp(pte)	pte_uffd_wp(pte)
+
+/* 6.12's folio_pte_batch(), with the flags foliotune's rules need. */
+static inline unsigned int ft_folio_pte_batch(struct folio *folio,
+					      struct vm_area_struct *vma,
+					      unsigned long addr, pte_t *ptep,
+					      pte_t pte, unsigned int max_nr,
+					      bool respect)
+{
+	return folio_pte_batch(folio, addr, ptep, pte, max_nr,
+			       respect ? FPB_RESPECT_WRITE :
+					 FPB_IGNORE_DIRTY | FPB_IGNORE_SOFT_DIRTY,
+			       NULL, NULL, NULL);
+}
+#endif
 
 /*
  * foliotune: how many PTEs, starting at pvmw->pte (which maps @subpage and
- * holds @pte), this iteration unmaps.  1 selects the stock per-PTE code; then
- * *@why names the unmap_nobatch_* counter to bump.  Follows upstream's
- * folio_unmap_pte_batch() (354dffd29575, ddd05742b45b, a67fe41e214f,
- * 29f40594a281) and is stricter: no batching for HWPoison (any page of the
- * run), uffd-wp (VMA or PTE bit), VM_LOCKED, or swap-backed anon folios.
+ * holds @pte), this iteration unmaps under foliotune's rules (@batch), or
+ * one.  1 selects the per-PTE code; then *@why names the unmap_nobatch_*
+ * counter to bump.  Follows upstream's folio_unmap_pte_batch()
+ * (354dffd29575, ddd05742b45b, a67fe41e214f, 29f40594a281) and is stricter:
+ * no batching for HWPoison (any page of the run), uffd-wp (VMA or PTE bit),
+ * VM_LOCKED, or swap-backed anon folios; and looser for file runs, which
+ * may mix writable, dirty and soft-dirty PTEs.
  */
-static unsigned int ft_unmap_pte_batch(struct folio *folio,
-				       struct page_vma_mapped_walk *pvmw,
-				       enum ttu_flags flags, pte_t pte,
-				       struct page *subpage, bool batch,
-				       enum foliotune_counter *why)
+static unsigned int ft_unmap_run(struct folio *folio,
+				 struct page_vma_mapped_walk *pvmw,
+				 enum ttu_flags flags, pte_t pte,
+				 struct page *subpage, bool batch,
+				 enum foliotune_counter *why)
 {
 	struct vm_area_struct *vma = pvmw->vma;
 	unsigned long addr = pvmw->address;
 	unsigned long end_addr, max_nr;
-	fpb_t fpb_flags;
 	unsigned int nr, i;
 
 	if (folio_test_hugetlb(folio)) {
@@ -143,7 +255,7 @@ static unsigned int ft_unmap_pte_batch(struct folio *folio,
 	 * neither the VMA flag nor the (batch-uniform) PTE bit it is a no-op,
 	 * so calling it once for the run is exact.
 	 */
-	if (userfaultfd_wp(vma) || pte_uffd_wp(pte)) {
+	if (userfaultfd_wp(vma) || ft_pte_uffd_wp(pte)) {
 		*why = FT_unmap_nobatch_uffd_wp;
 		return 1;
 	}
@@ -156,9 +268,10 @@ static unsigned int ft_unmap_pte_batch(struct folio *folio,
 		return 1;
 	}
 	/*
-	 * swap_duplicate(), arch_unmap_one() and folio_try_share_anon_rmap_pte()
-	 * are per page and have no batched form in 6.12.  A swapcache folio
-	 * that is not swapbacked hits the stock WARN: keep that per PTE too.
+	 * swap_duplicate() (folio_dup_swap() in Linux 7), arch_unmap_one() and
+	 * folio_try_share_anon_rmap_pte() are per page and have no batched form
+	 * in 6.12, nor in Linux 7's try_to_unmap_one().  A swapcache folio that
+	 * is not swapbacked hits the stock WARN: keep that per PTE too.
 	 */
 	if (folio_test_anon(folio) &&
 	    (folio_test_swapbacked(folio) || folio_test_swapcache(folio))) {
@@ -184,16 +297,13 @@ static unsigned int ft_unmap_pte_batch(struct folio *folio,
 	 * File folios are never put back, so PTEs may differ in dirty and
 	 * soft-dirty (and, as always in 6.12, writable): the OR of the dirty
 	 * bits is all that folio_mark_dirty() and the TLB batch need.
-	 * A lazyfree batch may be put back (ft_restore_ptes()), so its PTEs
-	 * must be identical but for PFN and accessed bit: respect writable
-	 * and soft-dirty (29f40594a281) and dirty too.
+	 * A lazyfree batch may be put back (6.12: ft_restore_ptes(); Linux 7:
+	 * set_ptes() of the run's first PTE with the run's accessed and
+	 * dirty bits), so its PTEs must be identical but for PFN and accessed
+	 * bit: respect writable and soft-dirty (29f40594a281) and dirty too.
 	 */
-	if (folio_test_anon(folio))
-		fpb_flags = FPB_RESPECT_WRITE;
-	else
-		fpb_flags = FPB_IGNORE_DIRTY | FPB_IGNORE_SOFT_DIRTY;
-	nr = folio_pte_batch(folio, addr, pvmw->pte, pte, max_nr, fpb_flags,
-			     NULL, NULL, NULL);
+	nr = ft_folio_pte_batch(folio, vma, addr, pvmw->pte, pte, max_nr,
+				folio_test_anon(folio));
 
 	for (i = 1; i < nr; i++) {
 		if (PageHWPoison(subpage + i)) {
@@ -204,6 +314,32 @@ static unsigned int ft_unmap_pte_batch(struct folio *folio,
 	return nr;
 }
 
+/*
+ * foliotune: the run of this iteration by the arm: the kernel's own
+ * folio_unmap_pte_batch() on Linux 7 (*@why: the reason it made a run of
+ * one), else ft_unmap_run()'s (@batch: foliotune's arm).  On Linux 7 the
+ * copy calls it for present PTEs only (the kernel's run starts at one) and,
+ * for the reason alone, for a non-present one.
+ */
+static unsigned int ft_unmap_pte_batch(struct folio *folio,
+				       struct page_vma_mapped_walk *pvmw,
+				       enum ttu_flags flags, pte_t pte,
+				       struct page *subpage, int arm,
+				       enum foliotune_counter *why)
+{
+#if FT_LINUX7
+	if (arm == FOLIOTUNE_ARM_KERNEL) {
+		*why = ft_unmap_kernel_why(folio, pvmw->vma, flags, pte);
+		if (!pte_present(pte) || folio_test_hugetlb(folio))
+			return 1;
+		return folio_unmap_pte_batch(folio, pvmw, flags, pte);
+	}
+#endif
+	return ft_unmap_run(folio, pvmw, flags, pte, subpage,
+			    arm == FOLIOTUNE_ARM_FOLIOTUNE, why);
+}
+
+#if !FT_LINUX7
 /*
  * foliotune: put back a lazyfree run that cannot be discarded.  When the run
  * was built its PTEs were identical but for PFN and accessed bit, and the PTL
@@ -234,13 +370,31 @@ static void ft_restore_ptes(struct mm_struct *mm, unsigned long addr,
 	}
 	set_ptes(mm, addr, ptep, pte, nr);
 }
+#endif
 
 /* foliotune: counters for one run that reached discard: (see the top). */
-static void ft_account_run(int nr, enum foliotune_counter why)
+static void ft_account_run(int arm, int nr, enum foliotune_counter why)
 {
 	BUILD_BUG_ON(FT_unmap_batch_order9 != FT_unmap_batch_order0 + 9);
+	BUILD_BUG_ON(FT_unmap_kernel_batch_order9 !=
+		     FT_unmap_kernel_batch_order0 + 9);
 	BUILD_BUG_ON(PTRS_PER_PTE != 512);
 
+	if (FT_LINUX7 && arm == FOLIOTUNE_ARM_KERNEL) {
+		if (nr > 1) {
+			ft_count(FT_unmap_kernel_batches);
+			ft_add(FT_unmap_kernel_batched_ptes, nr);
+			ft_count(FT_unmap_kernel_batch_order0 +
+				 min(ilog2(nr), 9));
+			return;
+		}
+		ft_count(FT_unmap_kernel_single_ptes);
+		ft_count(why);
+		if (why != FT_unmap_kernel_nobatch_small &&
+		    why != FT_unmap_kernel_nobatch_hugetlb)
+			ft_count(FT_unmap_kernel_batch_order0);
+		return;
+	}
 	if (nr > 1) {
 		ft_count(FT_unmap_batches);
 		ft_add(FT_unmap_batched_ptes, nr);
@@ -258,19 +412,19 @@ static void ft_account_run(int nr, enum foliotune_counter why)
 
 static u64 ft_unmap_batch_get(struct ft_knob *knob)
 {
-	return READ_ONCE(foliotune_unmap_batch);
+	return READ_ONCE(foliotune_unmap_arm);
 }
 
 static int ft_unmap_batch_set(struct ft_knob *knob, u64 val)
 {
-	WRITE_ONCE(foliotune_unmap_batch, val == 1);
+	WRITE_ONCE(foliotune_unmap_arm, val);
 	return 0;
 }
 
-/* <dir>/unmap_batch (0600): reads "0\n"/"1\n", accepts 0 or 1. */
+/* <dir>/unmap_batch (0600): the arm, 0, 1 or 2 (knobs.c checks the range). */
 struct ft_knob foliotune_knob_unmap_batch = {
-	.min = 0,
-	.max = 1,
+	.min = FOLIOTUNE_ARM_KERNEL,
+	.max = FOLIOTUNE_ARM_PTE,
 	.get = ft_unmap_batch_get,
 	.set = ft_unmap_batch_set,
 };

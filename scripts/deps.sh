@@ -7,7 +7,8 @@
 # No kernel is installed on the host: the test box's kernels (KVER, the
 # wrong kernel of the refusal test) and their headers are unpacked into the
 # kernel cache (scripts/kernels/fetch.sh), and a Debian 13 build gets its
-# compiler (gcc-14) from a cached trixie build root when the host has none
+# compiler (gcc-14) from a cached trixie build root when the host has none,
+# unstable's Linux 7 (+deb14) its gcc-16 from a sid one
 # (scripts/kernels/kbuild-run.sh, buildroot.sh).
 #
 # On a test box that runs a verified build (module/verified/$(uname -r).h,
@@ -39,7 +40,8 @@ pkgs=(
 	build-essential gcc-12 libelf-dev pkg-config bc dwarves
 	kmod cpio busybox-static xz-utils zstd
 	qemu-system-x86 xfsprogs util-linux bpftrace
-	valgrind gnuplot-nox
+	# bats: the CLI's host tests (tests/host/cli/*.bats)
+	valgrind gnuplot-nox bats
 	stress-ng liburing-dev python3 python3-scipy
 	# the kernel cache and the Debian 13 build root
 	debian-archive-keyring mmdebstrap binutils
@@ -63,9 +65,8 @@ fi
 
 # Into the cache (each a no-op once there): KVER's image, headers and the
 # source files foliotune's copies are made from (make kcopy), the kernel
-# tests/guest/reliability/wrongkernel.sh boots, a Debian 13 build root.
+# tests/guest/reliability/wrongkernel.sh boots, the build root KVER's
+# compiler needs (trixie's gcc-14, unstable's gcc-16).
 "$here/kernels/fetch.sh" "$kver" image headers source
 "$here/kernels/fetch.sh" "${FT_WRONG_KVER:-6.1.0-57-amd64}" image
-case "$kver" in
-*+deb13*) command -v gcc-14 >/dev/null || "$here/kernels/buildroot.sh" trixie ;;
-esac
+"$here/kernels/kbuild-run.sh" "$kver" --prepare

@@ -61,6 +61,20 @@
  * direct call) unless LIST marks it "address": calling through that
  * pointer faults under IBT (Debian builds with it).
  *
+ * Function or data is decided by where the symbol lies in vmlinux: a
+ * function lies in its text, [_stext, _etext) or [_sinittext, _einittext),
+ * which KALLSYMS names too; anything else is data.  Not by the kallsyms
+ * type letter: that is nm's reading of the output section's flags, and
+ * from Linux 7.3 x86 links kexec's relocate_kernel code ("ax") into
+ * .data, which makes .data executable, so every .data symbol (init_mm,
+ * fault_around_pages, ...) reads t/T there.  A KALLSYMS read without
+ * privileges (all addresses 0) cannot tell: a listed symbol referenced by
+ * anything but a direct call is then refused unless marked "address".
+ *
+ *   klp-convert --list LIST --kallsyms KALLSYMS --print-kinds
+ * prints "NAME function|data|unknown" for each listed symbol (for the
+ * tests that check the converted module's use of them).
+ *
  * The conversion runs after modpost and the final link (on the .ko) and
  * before signing; a signed module is refused.  Running it on a module that
  * already has livepatch symbols or sections fails: every run must start
@@ -68,7 +82,6 @@
  * problems are printed first), 2 on a usage error.
  */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -269,8 +282,8 @@ struct klp_sym {
 	unsigned long sympos;	/* from LIST; 0: must be unique */
 	unsigned int line;	/* line in LIST */
 	unsigned long count;	/* vmlinux symbols of this name in KALLSYMS */
-	char type;		/* kallsyms type at the chosen position */
-	unsigned long long addr;	/* and its address */
+	unsigned long long addr;	/* kallsyms address at the chosen position */
+	enum { KIND_UNKNOWN, KIND_FUNC, KIND_DATA } kind;	/* from addr: see the top */
 	unsigned long nr_relocs;	/* relocations moved for it */
 	unsigned long nr_left;	/* relocations left in non-ALLOC sections */
 	bool referenced;	/* an undefined symbol of the module */
@@ -286,7 +299,13 @@ struct klp_list {
 	struct htab names;	/* name -> index + 1 in syms[] */
 	struct htab exports;	/* SYMVERS name -> NULL or the "crc 0" flag */
 	bool have_addrs;	/* KALLSYMS shows addresses (read as root) */
+	/* vmlinux text, [_stext, _etext) and [_sinittext, _einittext) */
+	unsigned long long text[4];
 };
+
+/* The KALLSYMS names that bound vmlinux text, in text[] order. */
+static const char *const text_bounds[] = { "_stext", "_etext", "_sinittext", "_einittext" };
+
 
 static struct klp_sym *list_find(const struct klp_list *l, const char *name)
 {
@@ -398,8 +417,12 @@ out:
  */
 /*
  * Remember a compiler clone of a listed name (name.isra.0, .constprop.0,
- * .part.0, .cold): an error if the name itself is missing, or if the name
- * is "replaced" (the clone's callers would still run the old code).
+ * .part.0): an error if the name itself is missing, or if the name is
+ * "replaced" (the clone's callers would still run the old code).  A
+ * name.cold is no clone: it holds the function's own cold blocks (GCC's
+ * hot/cold splitting), which only the function jumps to, so the livepatched
+ * entry never reaches it (make verify-kernel's binary check proves that of
+ * the build's vmlinux).
  */
 static void note_clone(struct klp_list *l, const char *name)
 {
@@ -408,6 +431,8 @@ static void note_clone(struct klp_list *l, const char *name)
 	struct klp_sym *s;
 
 	if (!dot || dot == name || dot - name >= KSYM_NAME_LEN)
+		return;
+	if (!strncmp(dot, ".cold", 5) && (!dot[5] || dot[5] == '.'))
 		return;
 	memcpy(base, name, dot - name);
 	base[dot - name] = '\0';
@@ -422,6 +447,7 @@ static int read_kallsyms(struct klp_list *l, const char *path)
 	unsigned long nr_vmlinux = 0;
 	unsigned int lineno = 0;
 	bool unordered = false;
+	size_t i;
 	char *line = NULL;
 	size_t cap = 0;
 	int ret = -1;
@@ -434,7 +460,7 @@ static int read_kallsyms(struct klp_list *l, const char *path)
 	}
 	while (getline(&line, &cap, f) > 0) {
 		unsigned long long addr;
-		char *p, *name, type;
+		char *p, *name;
 		struct klp_sym *s;
 		size_t len;
 
@@ -448,7 +474,6 @@ static int read_kallsyms(struct klp_list *l, const char *path)
 			error("%s:%u: malformed kallsyms line", path, lineno);
 			goto out;
 		}
-		type = p[1];
 		name = p + 3;
 		len = strcspn(name, " \t");
 		if (name[len]) {
@@ -465,6 +490,9 @@ static int read_kallsyms(struct klp_list *l, const char *path)
 			unordered = true;
 		prev_addr = addr;
 		nr_vmlinux++;
+		for (i = 0; i < ARRAY_SIZE(text_bounds); i++)
+			if (!strcmp(name, text_bounds[i]) && !l->text[i])
+				l->text[i] = addr;
 
 		s = list_find(l, name);
 		if (!s) {
@@ -472,10 +500,8 @@ static int read_kallsyms(struct klp_list *l, const char *path)
 			continue;
 		}
 		s->count++;
-		if (s->count == (s->sympos ? s->sympos : 1)) {
-			s->type = type;
+		if (s->count == (s->sympos ? s->sympos : 1))
 			s->addr = addr;
-		}
 	}
 	if (ferror(f)) {
 		error("%s: read error", path);
@@ -486,6 +512,24 @@ static int read_kallsyms(struct klp_list *l, const char *path)
 		goto out;
 	}
 	l->have_addrs = prev_addr != 0;
+	if (l->have_addrs && (!l->text[0] || l->text[1] <= l->text[0])) {
+		error("%s: no vmlinux text bounds (_stext, _etext): cannot tell functions from data",
+		      path);
+		goto out;
+	}
+	if (l->text[3] <= l->text[2])
+		l->text[2] = l->text[3] = 0;	/* no init text named: none */
+	for (i = 0; l->have_addrs && i < l->nr; i++) {
+		struct klp_sym *s = &l->syms[i];
+
+		if (!s->addr)
+			continue;
+		if ((s->addr >= l->text[0] && s->addr < l->text[1]) ||
+		    (s->addr >= l->text[2] && s->addr < l->text[3]))
+			s->kind = KIND_FUNC;
+		else
+			s->kind = KIND_DATA;
+	}
 	if (unordered)
 		warn("%s: vmlinux symbols are not in address order; sympos assumes an unmodified copy of /proc/kallsyms",
 		     path);
@@ -1049,11 +1093,14 @@ static int convert_relocs(struct module *m)
 				      m->path, tsec->name, (unsigned long)r->r_offset, s->name);
 				continue;
 			}
-			if (tolower((unsigned char)s->type) == 't' && type != R_X86_64_PLT32 &&
-			    !s->address_ok)
+			if (s->kind == KIND_FUNC && type != R_X86_64_PLT32 && !s->address_ok)
 				error("%s: %s at %s+0x%lx takes the address of function %s; an indirect call through it faults if its ENDBR is sealed (IBT): mark it 'address' in the list if it is never called",
 				     m->path, reloc_name(type), tsec->name,
 				     (unsigned long)r->r_offset, s->name);
+			else if (s->kind == KIND_UNKNOWN && type != R_X86_64_PLT32 && !s->address_ok)
+				error("%s: %s at %s+0x%lx: cannot tell whether %s is a function (whose address must not be taken: IBT) or data: the kallsyms copy shows no addresses; read /proc/kallsyms as root",
+				      m->path, reloc_name(type), tsec->name,
+				      (unsigned long)r->r_offset, s->name);
 
 			k = klp_relasec_get(m, sh->sh_info);
 			if (!k || grow((void **)&k->relas, &k->alloc, k->nr + 1, sizeof(*k->relas))) {
@@ -1478,14 +1525,26 @@ out:
 	return ret;
 }
 
+static void print_kinds(const struct klp_list *l)
+{
+	static const char *const kinds[] = {
+		[KIND_UNKNOWN] = "unknown", [KIND_FUNC] = "function", [KIND_DATA] = "data",
+	};
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		printf("%s %s\n", l->syms[i].name, kinds[l->syms[i].kind]);
+}
+
 static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s --list LIST --kallsyms KALLSYMS --symvers SYMVERS [--symvers MORE ...]\n"
 		"                   [--verbose] IN.ko OUT.ko\n"
 		"       %s --list LIST --kallsyms KALLSYMS [--symvers SYMVERS ...]\n"
-		"                   --write-symvers FILE\n",
-		prog, prog);
+		"                   --write-symvers FILE\n"
+		"       %s --list LIST --kallsyms KALLSYMS --print-kinds\n",
+		prog, prog, prog);
 }
 
 int main(int argc, char **argv)
@@ -1495,6 +1554,7 @@ int main(int argc, char **argv)
 		{ "kallsyms", required_argument, NULL, 'k' },
 		{ "symvers", required_argument, NULL, 's' },
 		{ "write-symvers", required_argument, NULL, 'w' },
+		{ "print-kinds", no_argument, NULL, 'p' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -1503,6 +1563,7 @@ int main(int argc, char **argv)
 	const char **symvers = NULL;
 	struct klp_list list = { 0 };
 	size_t nr_symvers = 0, i;
+	bool kinds = false;
 	int c, ret = 1;
 
 	symvers = calloc(argc, sizeof(*symvers));
@@ -1524,6 +1585,9 @@ int main(int argc, char **argv)
 		case 'w':
 			out_symvers = optarg;
 			break;
+		case 'p':
+			kinds = true;
+			break;
 		case 'v':
 			verbose = true;
 			break;
@@ -1537,8 +1601,8 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!list_path || !kallsyms ||
-	    (out_symvers ? optind != argc : (optind + 2 != argc || !nr_symvers))) {
+	if (!list_path || !kallsyms || (kinds && out_symvers) ||
+	    (out_symvers || kinds ? optind != argc : (optind + 2 != argc || !nr_symvers))) {
 		print_usage(stderr);
 		ret = 2;
 		goto out;
@@ -1558,10 +1622,14 @@ int main(int argc, char **argv)
 	if (nr_errors)
 		goto out;
 
-	if (out_symvers)
+	if (kinds) {
+		print_kinds(&list);
+		ret = 0;
+	} else if (out_symvers) {
 		ret = write_symvers(&list, out_symvers) ? 1 : 0;
-	else
+	} else {
 		ret = convert(&list, argv[optind], argv[optind + 1]) ? 1 : 0;
+	}
 out:
 	if (ret == 1 && nr_errors)
 		fprintf(stderr, "%s: %u error%s\n", prog, nr_errors, nr_errors == 1 ? "" : "s");

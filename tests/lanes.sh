@@ -36,12 +36,12 @@ cd "$repo"
 # the debug kernel's) does not make it stale.
 # Nor do the reliability suites, which no mutant boots (a mutant's Tests:
 # must name a guest test among the inputs, and every file a mutant patches
-# must be one: tests/host/test-lanes.sh; of the CLI that is getset.c).
+# must be one: tests/host/test-lanes.sh; of the CLI that is set.c).
 lanes() {
 	local kver
 	kver=$(cat scripts/kernels/default-kver)
 	sed "s/@KVER@/$kver/g" <<'EOF'
-mutants docs/mutants.md ^\|.20[0-9-]+ module :!module/verified module/verified/@KVER@.h scripts/kernels/default-kver include tests/guest :!tests/guest/reliability tests/mutants scripts/kernels/kcopy.py userspace/getset.c
+mutants docs/mutants.md ^\|.20[0-9-]+ module :!module/verified module/verified/@KVER@.h scripts/kernels/default-kver include tests/guest :!tests/guest/reliability tests/mutants scripts/kernels/kcopy.py userspace/set.c userspace/status.c
 debug docs/debug-runs.md ^\|.20[0-9-]+ module include tests/guest tests/progs/ft_rel.c tests/mm-selftests tests/debug-kernel scripts/kernels/kcopy.py
 box-proof docs/own-box.md ^Last.run: module include userspace tests/own-box bench/box.sh tests/guest Makefile scripts
 kernels docs/kernels.md ^\|.20[0-9-]+.[0-9:]+.\|.*\|.inputs module include scripts/kernels tests/guest/smoke.sh tests/vm/schedule.sh

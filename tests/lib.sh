@@ -109,6 +109,11 @@ ft_unload() {
 # ft_counter NAME: current value of one module counter.
 ft_counter() { awk -v n="$1" '$1 == n { print $2 }' "$FT_DEBUGFS/vmstat"; }
 
+# ft_linux7: the running kernel is Linux 7 or later, whose own code batches
+# the walks foliotune's arms choose between (docs/batching.md); on 6.12
+# the kernel's own code (arm 0) is one PTE at a time.
+ft_linux7() { [ "$(uname -r | cut -d. -f1)" -ge 7 ]; }
+
 # dmesg_mark / dmesg_since MARK: kernel log lines after a marker.
 dmesg_mark() { local m="ft-mark-$RANDOM$RANDOM"; echo "$m" > /dev/kmsg; echo "$m"; }
 dmesg_since() { dmesg | sed -n "/$1/,\$p" | tail -n +2; }

@@ -10,7 +10,9 @@
 # SUITE: cycles (default 500 load/unload cycles under reclaim),
 # faults (random knob flips over every ft_integrity case, hwpoison, pins for
 # 60 s each), stress (stress-ng, 10 min per run), peer (the long mm selftest
-# set, stock vs. foliotune).  Default: all four.
+# set, stock vs. foliotune), loadtime (5 rounds of loading foliotune and the
+# kernel's livepatch selftest module under stress-ng, phase by phase; not
+# in the default set: about an hour).  Default: the first four.
 #
 # DURATION (seconds, or with an s/m/h suffix) bounds the cycles suite: it
 # stops after CYCLES cycles or when DURATION has passed, whichever comes
@@ -38,7 +40,7 @@ while getopts "d:n:h" opt; do
 	case $opt in
 	d) duration=$(to_seconds "$OPTARG") ;;
 	n) cycles=$OPTARG ;;
-	*) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 1 ;;
+	*) sed -n '4,23p' "$0" | sed 's/^# \{0,1\}//'; exit 1 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -50,6 +52,7 @@ case $duration$cycles in *[!0-9]*) echo "soak: DURATION and CYCLES must be numbe
 # `make`, which `make soak` runs first).
 make -s -C tests/progs ft_rel || exit 1
 case " ${suites[*]} " in *" peer "*) tests/mm-selftests/build-mm-selftests.sh || exit 1 ;; esac
+case " ${suites[*]} " in *" loadtime "*) make -s klp-floor > /dev/null || exit 1 ;; esac
 
 . tests/vm/boot.sh
 logs=$repo/build/soak-logs
@@ -94,7 +97,8 @@ for s in "${suites[@]}"; do
 	faults) soak_suite faults 7200 -- ;;
 	stress) soak_suite stress 3600 -- ;;
 	peer) soak_suite peer 7200 -- ;;
-	*) echo "soak: unknown suite '$s' (cycles, faults, stress, peer)" >&2; exit 1 ;;
+	loadtime) soak_suite loadtime 7200 -- ;;
+	*) echo "soak: unknown suite '$s' (cycles, faults, stress, peer, loadtime)" >&2; exit 1 ;;
 	esac
 done
 

@@ -4,8 +4,8 @@
  * (arms A and B) in ABBA order, record every run as record does into one
  * ab file (the man page, AB FILES), restore the knobs and print the file's
  * report (ab_report.c): whether B differs from A, by the statistics of
- * stats.c.  "compare AB_FILE" prints the same report, and the stats command
- * (stats_cmd.c) the same analysis and verdicts for values measured
+ * statistics.c.  "compare AB_FILE" prints the same report, and the analyze
+ * command (analyze.c) the same analysis and verdicts for values measured
  * elsewhere (the bench reports).
  */
 #include <errno.h>
@@ -26,11 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ab.h"
 #include "ab_report.h"
-#include "env.h"
 #include "build_info.h"
-#include "counters.h"
+#include "child.h"
+#include "clock.h"
+#include "commands.h"
+#include "env.h"
 #include "fileio.h"
 #include "foliotune.h"
 #include "knobs.h"
@@ -39,9 +40,9 @@
 #include "output.h"
 #include "path.h"
 #include "privilege.h"
-#include "record.h"
 #include "record_file.h"
-#include "stats.h"
+#include "snapshot.h"
+#include "statistics.h"
 #include "sysinfo.h"
 #include "xalloc.h"
 
@@ -65,7 +66,7 @@ struct ft_ab {
 	unsigned int pairs, warmup;
 	bool aa, random, metric_time;
 	unsigned int seed;
-	const char *output, *metric_re, *metric_file, *metric_name;
+	const char *output, *metric_re, *metric_file, *metric_name, *prepare;
 	regex_t re;
 	bool have_re;
 	char **cmd;
@@ -73,6 +74,9 @@ struct ft_ab {
 	char file[FT_PATH_MAX];
 	FILE *out;
 	char command[8192];
+	/* progress: runs done of all, since when */
+	unsigned int done, total;
+	double t_start;
 };
 
 static struct ft_ab_knob *ft_ab_knob_get(struct ft_ab *ab, const struct ft_knob *k)
@@ -132,6 +136,7 @@ static const struct option ft_ab_opts[] = {
 	{ "pairs", required_argument, NULL, 'n' },
 	{ "warmup", required_argument, NULL, 'w' },
 	{ "random", optional_argument, NULL, 'r' },
+	{ "prepare", required_argument, NULL, 'p' },
 	{ "metric", required_argument, NULL, 'm' },
 	{ "metric-file", required_argument, NULL, 'f' },
 	{ "metric-name", required_argument, NULL, 'N' },
@@ -161,7 +166,7 @@ static int ft_ab_args(int argc, char **argv, struct ft_ab *ab)
 
 	ab->pairs = FT_AB_PAIRS;
 	ab->warmup = 1;
-	while ((c = getopt_long(argc, argv, "+:a:b:k:n:w:r::m:f:N:to:jh", ft_ab_opts,
+	while ((c = getopt_long(argc, argv, "+:a:b:k:n:w:r::p:m:f:N:to:jh", ft_ab_opts,
 				NULL)) != -1) {
 		ret = -1;
 		switch (c) {
@@ -187,6 +192,9 @@ static int ft_ab_args(int argc, char **argv, struct ft_ab *ab)
 				ret = ft_ab_uint("--random", optarg, UINT32_MAX, &ab->seed);
 			else
 				ab->seed = (unsigned int)(time(NULL) ^ getpid());
+			break;
+		case 'p':
+			ab->prepare = optarg;
 			break;
 		case 'm':
 			ab->metric_re = optarg;
@@ -218,6 +226,8 @@ static int ft_ab_args(int argc, char **argv, struct ft_ab *ab)
 				      FT_AB_MIN_PAIRS, 2.0 / (1u << ab->pairs));
 	if (ab->output && !*ab->output)
 		return ft_usage_error(EINVAL, "ab: empty output file name");
+	if (ab->prepare && !*ab->prepare)
+		return ft_usage_error(EINVAL, "ab: empty --prepare command");
 	if (ab->metric_name && (!*ab->metric_name || strpbrk(ab->metric_name, " \t\n")))
 		return ft_usage_error(EINVAL, "ab: the metric name must be one word");
 	if ((ab->metric_name || ab->metric_time) && !ab->metric_re && !ab->metric_file)
@@ -260,38 +270,10 @@ static int ft_ab_args(int argc, char **argv, struct ft_ab *ab)
 
 static int ft_ab_open(struct ft_ab *ab)
 {
-	char stamp[32];
-	struct tm tm;
-	time_t now = time(NULL);
-	int fd = -1, i;
+	int fd = ft_create_new_file(ab->output, "ab", ab->file, sizeof(ab->file));
 
-	if (ab->output) {
-		snprintf(ab->file, sizeof(ab->file), "%s", ab->output);
-		fd = open(ab->file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	} else {
-		gmtime_r(&now, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-		for (i = 1; i < 100; i++) {
-			if (i == 1)
-				snprintf(ab->file, sizeof(ab->file), "./%s-ab-%s.txt",
-					 FOLIOTUNE_NAME, stamp);
-			else
-				snprintf(ab->file, sizeof(ab->file), "./%s-ab-%s-%d.txt",
-					 FOLIOTUNE_NAME, stamp, i);
-			fd = open(ab->file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-			if (fd >= 0 || errno != EEXIST)
-				break;
-		}
-	}
-	if (fd < 0) {
-		int err = errno;
-
-		if (err == EEXIST)
-			return ft_runtime_error(err, "%s already exists (ab files are never overwritten)",
-						ab->file);
-		return ft_runtime_error(err, "cannot create %s: %s", ab->file, strerror(err));
-	}
-	ft_give_to_sudo_user(fd, ab->file);
+	if (fd < 0)
+		return ft_new_file_error(-fd, ab->file, "ab files");
 	ab->out = fdopen(fd, "w");
 	if (!ab->out) {
 		close(fd);
@@ -378,7 +360,7 @@ static int ft_ab_apply(struct ft_ab *ab, int arm)
 /* Restore in reverse order; returns the number of failures. */
 static int ft_ab_restore(struct ft_ab *ab)
 {
-	int failed = 0, err;
+	int failed = 0;
 	size_t i;
 
 	for (i = ab->nk; i-- > 0;) {
@@ -386,15 +368,10 @@ static int ft_ab_restore(struct ft_ab *ab)
 
 		if (!k->applied)
 			continue;
-		err = ft_knob_write(ab->dir, k->knob, k->old.text);
-		if (err) {
-			ft_warn("cannot restore %s to %s: %s (run '%s set %s %s')",
-				k->knob->name, k->old.text, strerror(-err), ft_prog,
-				k->knob->name, k->old.text);
+		if (ft_knob_restore(ab->dir, k->knob, k->old.text))
 			failed++;
-		} else {
+		else
 			k->applied = false;
-		}
 	}
 	return failed;
 }
@@ -455,6 +432,56 @@ static void ft_ab_describe(const struct ft_ab_run *r, char *buf, size_t len)
 		snprintf(buf, len, "run %u (pair %u, arm %c)", r->seq, r->pair, 'A' + r->arm);
 }
 
+/*
+ * After each run, as hyperfine shows it: "run 5/14 (pair 2, arm A): 0.412
+ * s; ~2 min left", the time left from the mean time per run so far
+ * (preparation included).
+ */
+static void ft_ab_progress(struct ft_ab *ab, const struct ft_ab_run *r, double wall,
+			   bool has_metric, double metric)
+{
+	char what[64], val[96] = "", left[32] = "";
+	double per, rest;
+
+	ab->done++;
+	if (r->warm)
+		snprintf(what, sizeof(what), "warm-up, arm %c", 'A' + r->arm);
+	else
+		snprintf(what, sizeof(what), "pair %u, arm %c", r->pair, 'A' + r->arm);
+	if (has_metric)
+		snprintf(val, sizeof(val), ", %s %g", ab->metric_name, metric);
+	per = (ft_now() - ab->t_start) / ab->done;
+	rest = per * (ab->total - ab->done);
+	if (ab->done < ab->total && rest < 90)
+		snprintf(left, sizeof(left), "; ~%.0f s left", rest);
+	else if (ab->done < ab->total)
+		snprintf(left, sizeof(left), "; ~%.0f min left", rest / 60);
+	ft_note("run %u/%u (%s): %.3f s%s%s", ab->done, ab->total, what, wall, val, left);
+}
+
+/* --prepare: sh -c CMD, untimed, its output kept off ours; 0 or an exit code. */
+static int ft_ab_prepare_run(struct ft_ab *ab, const char *what)
+{
+	char *argv[] = { "/bin/sh", "-c", (char *)ab->prepare, NULL };
+	struct rusage ru;
+	double wall;
+	int fd, status, ret;
+
+	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	ret = ft_run_child(argv, fd, &status, &wall, &ru);
+	if (fd >= 0)
+		close(fd);
+	if (ret || ft_stop_sig)
+		return ret;
+	if (WIFSIGNALED(status))
+		return ft_runtime_error(ECHILD, "%s failed: its --prepare command was killed by signal %d (%s)",
+					what, WTERMSIG(status), strsignal(WTERMSIG(status)));
+	if (WEXITSTATUS(status))
+		return ft_runtime_error(ECHILD, "%s failed: its --prepare command exited with status %d",
+					what, WEXITSTATUS(status));
+	return 0;
+}
+
 /* One run; 0, or an exit code (the run failed, or could not start). */
 static int ft_ab_run_one(struct ft_ab *ab, const struct ft_ab_run *run)
 {
@@ -475,6 +502,12 @@ static int ft_ab_run_one(struct ft_ab *ab, const struct ft_ab_run *run)
 	ret = ft_ab_apply(ab, run->arm);
 	if (ret)
 		return ret;
+	/* after the arm's knobs, before the snapshots: out of the deltas */
+	if (ab->prepare) {
+		ret = ft_ab_prepare_run(ab, what);
+		if (ret || ft_stop_sig)
+			return ret;
+	}
 	if (ab->have_re && !ab->metric_file) {
 		FILE *tf = tmpfile();
 
@@ -595,10 +628,8 @@ static int ft_ab_run_one(struct ft_ab *ab, const struct ft_ab_run *run)
 		ret = ft_runtime_error(ENODATA, "%s failed: no %s in %s", what,
 				       ab->have_re ? "line matching the metric's expression" : "number",
 				       ab->metric_file ? ab->metric_file : "the command's output");
-	else if (has_metric)
-		ft_note("%s: %.3f s, %s %g", what, wall, ab->metric_name, metric);
 	else
-		ft_note("%s: %.3f s", what, wall);
+		ft_ab_progress(ab, run, wall, has_metric, metric);
 out:
 	if (capture >= 0)
 		close(capture);
@@ -630,6 +661,8 @@ static void ft_ab_header(struct ft_ab *ab)
 	else
 		fprintf(f, "order ABBA\n");
 	fprintf(f, "aa %d\n", ab->aa);
+	if (ab->prepare)
+		ft_env_put(f, "prepare", ab->prepare);
 	if (ab->metric_name) {
 		ft_env_put(f, "metric_name", ab->metric_name);
 		fprintf(f, "metric_time %d\n", ab->metric_time);
@@ -667,6 +700,8 @@ static int ft_ab_runs(struct ft_ab *ab)
 	unsigned int i, p, st = ab->seed;
 	int ret = 0, first;
 
+	ab->total = ab->warmup + 2 * ab->pairs;
+	ab->t_start = ft_now();
 	for (i = 0; i < ab->warmup && !ret && !ft_stop_sig; i++) {
 		run.seq = i + 1;
 		run.arm = (int)(i & 1);

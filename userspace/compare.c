@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * compare.c - side-by-side table of records; the first one is the baseline.
+ * It warns when the records were made under different conditions (their
+ * env lines), and points to ab for two single runs.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,7 +15,7 @@
 #include <string.h>
 
 #include "ab_report.h"
-#include "compare.h"
+#include "commands.h"
 #include "fileio.h"
 #include "foliotune.h"
 #include "json_writer.h"
@@ -44,6 +46,9 @@ struct ft_cmp {
 	/* settings rows */
 	const char **knob_names;
 	size_t nknob_names;
+	/* env keys whose values differ between records that have them */
+	const char **env_diff;
+	size_t nenv_diff;
 };
 
 static int ft_source_rank(const char *source)
@@ -226,6 +231,77 @@ static void ft_pick_knobs(struct ft_cmp *c)
 	free(all);
 }
 
+static const char *ft_env_value(const struct ft_record *r, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nenv; i++)
+		if (!strcmp(r->env[i].name, key))
+			return r->env[i].value;
+	return NULL;
+}
+
+/*
+ * The env keys whose values differ between the records (those written
+ * before env lines existed have none and are left out): the machine, the
+ * kernel and the knobs no record sets.  The load average differs always;
+ * a knob a record sets is what is being compared.
+ */
+static void ft_env_differences(struct ft_cmp *c)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < c->nrec; i++) {
+		for (k = 0; k < c->rec[i].nenv; k++) {
+			const char *key = c->rec[i].env[k].name, *v0 = NULL;
+			bool differ = false, set = false;
+
+			if (!strncmp(key, "loadavg", 7) ||
+			    ft_name_listed(c->env_diff, c->nenv_diff, key))
+				continue;
+			for (j = 0; j < c->nrec; j++) {
+				const char *v = ft_env_value(&c->rec[j], key);
+
+				if (!strncmp(key, "knob ", 5) && ft_knob_was_set(&c->rec[j], key + 5))
+					set = true;
+				if (!c->rec[j].nenv)
+					continue;
+				if (!v0)
+					v0 = v ? v : "";
+				else if (strcmp(v0, v ? v : ""))
+					differ = true;
+			}
+			if (!differ || set)
+				continue;
+			c->env_diff = ft_xrealloc(c->env_diff, (c->nenv_diff + 1) * sizeof(*c->env_diff));
+			c->env_diff[c->nenv_diff++] = key;
+		}
+	}
+}
+
+/* One warning line per differing env key: each record's value. */
+static void ft_env_warn(const struct ft_cmp *c)
+{
+	char line[FT_MSG_MAX];
+	size_t i, j, pos;
+
+	for (i = 0; i < c->nenv_diff; i++) {
+		pos = 0;
+		line[0] = '\0';
+		for (j = 0; j < c->nrec && pos < sizeof(line); j++) {
+			const char *v = ft_env_value(&c->rec[j], c->env_diff[i]);
+
+			if (!c->rec[j].nenv)
+				continue;
+			pos += (size_t)snprintf(line + pos, sizeof(line) - pos, "%s%s (%s)",
+						pos ? ", " : "", v ? v : "-", c->labels[j]);
+		}
+		ft_warn("the records differ in env %s: %s", c->env_diff[i], line);
+	}
+	if (c->nenv_diff)
+		ft_warn("their figures may differ for that reason, not for the settings compared");
+}
+
 static bool ft_pct(int64_t base, int64_t v, double *out)
 {
 	double p;
@@ -374,7 +450,8 @@ static const char *ft_display_name(const struct ft_row *row, char *buf, size_t l
 	return buf;
 }
 
-static void ft_compare_text(struct ft_cmp *c, struct ft_row **shown, size_t nshown)
+static void ft_compare_text(struct ft_cmp *c, struct ft_row **shown, size_t nshown,
+			    const char *only)
 {
 	struct ft_table t = { .ncols = c->nrec };
 	struct ft_cell *cell;
@@ -447,7 +524,9 @@ static void ft_compare_text(struct ft_cmp *c, struct ft_row **shown, size_t nsho
 		}
 	}
 	ft_table_print(&t, c->labels);
-	if (!nshown)
+	if (!nshown && only)
+		printf("\n(no counter matching --only '%s' moved)\n", only);
+	else if (!nshown)
 		printf("\n(no counter moved)\n");
 	ft_table_free(&t);
 }
@@ -484,26 +563,16 @@ static void ft_compare_json(struct ft_cmp *c, struct ft_row **shown, size_t nsho
 		jsonw_start_object(jw);
 		jsonw_string_field(jw, "file", r->path);
 		jsonw_string_field(jw, "label", c->labels[j]);
-		jsonw_name(jw, "date");
-		r->date ? jsonw_string(jw, r->date) : jsonw_null(jw);
-		jsonw_name(jw, "kernel_release");
-		r->kernel_release ? jsonw_string(jw, r->kernel_release) : jsonw_null(jw);
-		jsonw_name(jw, "command");
-		r->command ? jsonw_string(jw, r->command) : jsonw_null(jw);
-		jsonw_name(jw, "module");
-		r->module ? jsonw_string(jw, r->module) : jsonw_null(jw);
+		jsonw_string_or_null_field(jw, "date", r->date);
+		jsonw_string_or_null_field(jw, "kernel_release", r->kernel_release);
+		jsonw_string_or_null_field(jw, "command", r->command);
+		jsonw_string_or_null_field(jw, "module", r->module);
 		if (r->has_wall)
 			jsonw_float_field_fmt(jw, "wall_seconds", "%.6f", r->wall);
 		else
 			jsonw_null_field(jw, "wall_seconds");
-		if (r->exit_code >= 0)
-			jsonw_int_field(jw, "exit_code", r->exit_code);
-		else
-			jsonw_null_field(jw, "exit_code");
-		if (r->exit_signal >= 0)
-			jsonw_int_field(jw, "exit_signal", r->exit_signal);
-		else
-			jsonw_null_field(jw, "exit_signal");
+		jsonw_int_or_null_field(jw, "exit_code", r->exit_code);
+		jsonw_int_or_null_field(jw, "exit_signal", r->exit_signal);
 		jsonw_name(jw, "settings");
 		jsonw_start_object(jw);
 		for (i = 0; i < r->nsets; i++) {
@@ -531,6 +600,23 @@ static void ft_compare_json(struct ft_cmp *c, struct ft_row **shown, size_t nsho
 		jsonw_start_array(jw);
 		for (j = 0; j < c->nrec; j++)
 			ft_json_knob_str(ft_knob_value_of(&c->rec[j], c->knob_names[i]));
+		jsonw_end_array(jw);
+		jsonw_end_object(jw);
+	}
+	jsonw_end_array(jw);
+
+	jsonw_name(jw, "env_differences");
+	jsonw_start_array(jw);
+	for (i = 0; i < c->nenv_diff; i++) {
+		jsonw_start_object(jw);
+		jsonw_string_field(jw, "key", c->env_diff[i]);
+		jsonw_name(jw, "values");
+		jsonw_start_array(jw);
+		for (j = 0; j < c->nrec; j++) {
+			const char *v = ft_env_value(&c->rec[j], c->env_diff[i]);
+
+			v ? jsonw_string(jw, v) : jsonw_null(jw);
+		}
 		jsonw_end_array(jw);
 		jsonw_end_object(jw);
 	}
@@ -578,7 +664,7 @@ int ft_cmd_compare(int argc, char **argv)
 	struct ft_row **shown = NULL;
 	const char *only = NULL;
 	char msg[FT_MSG_MAX];
-	size_t i, j, k, nshown = 0;
+	size_t i, j, k, nshown = 0, nmatch = 0;
 	regex_t re;
 	int ch, ret = FT_EXIT_OK, err;
 
@@ -637,11 +723,18 @@ int ft_cmd_compare(int argc, char **argv)
 
 		for (j = 0; j < c.nrec; j++)
 			moved |= c.rows[i].present[j] && c.rows[i].val[j] != 0;
-		if (!moved)
-			continue;
 		if (only && regexec(&re, c.rows[i].name, 0, NULL, 0))
 			continue;
+		nmatch++;
+		if (!moved)
+			continue;
 		shown[nshown++] = &c.rows[i];
+	}
+	/* a REGEX that names no counter is a mistake, not an empty result */
+	if (only && !nmatch) {
+		ret = ft_usage_error(EINVAL, "compare: --only '%s' matches no counter of these records",
+				     only);
+		goto out;
 	}
 	for (i = 0; i < nshown; i++)
 		for (k = 0; k < nshown; k++)
@@ -649,10 +742,15 @@ int ft_cmd_compare(int argc, char **argv)
 				shown[i]->dup_name = true;
 	ft_make_labels(&c);
 	ft_pick_knobs(&c);
+	ft_env_differences(&c);
+	ft_env_warn(&c);
 	if (ft_json)
 		ft_compare_json(&c, shown, nshown);
 	else
-		ft_compare_text(&c, shown, nshown);
+		ft_compare_text(&c, shown, nshown, only);
+	if (c.nrec == 2)
+		ft_note("one run each shows no spread: whether B differs from A is what '%s ab' answers (pairs of runs, with statistics)",
+			ft_prog);
 out:
 	if (only)
 		regfree(&re);
@@ -667,6 +765,7 @@ out:
 			free(c.labels[j]);
 	free(c.labels);
 	free(c.knob_names);
+	free(c.env_diff);
 	for (j = 0; j < c.nrec; j++)
 		ft_record_free(&c.rec[j]);
 	free(c.rec);

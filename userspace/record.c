@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "counters.h"
+#include "child.h"
+#include "commands.h"
 #include "env.h"
 #include "fileio.h"
 #include "foliotune.h"
@@ -31,81 +31,10 @@
 #include "output.h"
 #include "path.h"
 #include "privilege.h"
-#include "record.h"
 #include "record_file.h"
+#include "snapshot.h"
 #include "sysinfo.h"
 #include "xalloc.h"
-
-/* ---- quoting ---- */
-
-static void ft_buf_putc(char *buf, size_t len, size_t *pos, char c)
-{
-	if (*pos + 1 < len)
-		buf[(*pos)++] = c;
-	buf[*pos < len ? *pos : len - 1] = '\0';
-}
-
-static void ft_buf_puts(char *buf, size_t len, size_t *pos, const char *s)
-{
-	while (*s)
-		ft_buf_putc(buf, len, pos, *s++);
-}
-
-/* Shell-style quoting of argv on one line ($'...' for control chars). */
-void ft_quote_command(char **argv, char *buf, size_t len)
-{
-	static const char safe[] = "@%+=:,./-_";
-	size_t pos = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; argv[i]; i++) {
-		const unsigned char *s = (const unsigned char *)argv[i];
-		bool plain = *s != '\0', ctrl = false;
-
-		for (; *s; s++) {
-			if (!isalnum(*s) && !strchr(safe, *s))
-				plain = false;
-			if (*s < 0x20 || *s == 0x7f)
-				ctrl = true;
-		}
-		if (i)
-			ft_buf_putc(buf, len, &pos, ' ');
-		if (plain) {
-			ft_buf_puts(buf, len, &pos, argv[i]);
-		} else if (!ctrl) {
-			ft_buf_putc(buf, len, &pos, '\'');
-			for (s = (const unsigned char *)argv[i]; *s; s++) {
-				if (*s == '\'')
-					ft_buf_puts(buf, len, &pos, "'\\''");
-				else
-					ft_buf_putc(buf, len, &pos, (char)*s);
-			}
-			ft_buf_putc(buf, len, &pos, '\'');
-		} else {
-			ft_buf_puts(buf, len, &pos, "$'");
-			for (s = (const unsigned char *)argv[i]; *s; s++) {
-				char hex[8];
-
-				switch (*s) {
-				case '\n': ft_buf_puts(buf, len, &pos, "\\n"); break;
-				case '\t': ft_buf_puts(buf, len, &pos, "\\t"); break;
-				case '\r': ft_buf_puts(buf, len, &pos, "\\r"); break;
-				case '\\': ft_buf_puts(buf, len, &pos, "\\\\"); break;
-				case '\'': ft_buf_puts(buf, len, &pos, "\\'"); break;
-				default:
-					if (*s < 0x20 || *s == 0x7f) {
-						snprintf(hex, sizeof(hex), "\\x%02x", *s);
-						ft_buf_puts(buf, len, &pos, hex);
-					} else {
-						ft_buf_putc(buf, len, &pos, (char)*s);
-					}
-				}
-			}
-			ft_buf_putc(buf, len, &pos, '\'');
-		}
-	}
-}
 
 /* ---- the record command ---- */
 
@@ -116,89 +45,6 @@ struct ft_setting {
 	bool applied;
 	bool implicit;		/* reclaim_probes=1 added by record itself */
 };
-
-volatile sig_atomic_t ft_stop_sig;
-static volatile pid_t ft_child_pid;
-
-static void ft_on_signal(int sig, siginfo_t *si, void *uctx)
-{
-	(void)uctx;
-	ft_stop_sig = sig;
-	/* forward signals sent with kill(); tty signals reach the child anyway */
-	if (ft_child_pid > 0 && si && si->si_code <= 0)
-		kill(ft_child_pid, sig);
-}
-
-void ft_install_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = ft_on_signal;
-	sa.sa_flags = SA_SIGINFO;	/* no SA_RESTART: waitpid sees EINTR */
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
-int ft_run_child(char **cmd, int out_fd, int *status, double *wall,
-		 struct rusage *ru)
-{
-	int pipefd[2], child_err = 0, ret;
-	double t0;
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe2(pipefd, O_CLOEXEC))
-		return ft_runtime_error(errno, "pipe: %s", strerror(errno));
-	fflush(NULL);
-	t0 = ft_now();
-	pid = fork();
-	if (pid < 0) {
-		ret = errno;
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return ft_runtime_error(ret, "fork: %s", strerror(ret));
-	}
-	if (pid == 0) {
-		int e;
-
-		close(pipefd[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		if (out_fd >= 0)
-			dup2(out_fd, STDOUT_FILENO);
-		execvp(cmd[0], cmd);
-		e = errno;
-		if (write(pipefd[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	ft_child_pid = pid;
-	if (ft_stop_sig)
-		kill(pid, ft_stop_sig);
-	close(pipefd[1]);
-	do {
-		n = read(pipefd[0], &child_err, sizeof(child_err));
-	} while (n < 0 && errno == EINTR);
-	close(pipefd[0]);
-	while (wait4(pid, status, 0, ru) < 0) {
-		if (errno != EINTR) {
-			ret = errno;
-			ft_child_pid = 0;
-			return ft_runtime_error(ret, "waitpid: %s", strerror(ret));
-		}
-	}
-	*wall = ft_now() - t0;
-	ft_child_pid = 0;
-	if (n == (ssize_t)sizeof(child_err))
-		return ft_runtime_error(child_err, "cannot run %s: %s", cmd[0],
-					strerror(child_err));
-	return 0;
-}
 
 static const char *ft_signame(int sig)
 {
@@ -213,77 +59,18 @@ static const char *ft_signame(int sig)
 /* Restore in reverse order; returns the number of failures. */
 static int ft_restore(const char *dir, struct ft_setting *s, size_t n)
 {
-	int failed = 0, err;
+	int failed = 0;
 	size_t i;
 
 	for (i = n; i-- > 0;) {
 		if (!s[i].applied)
 			continue;
-		err = ft_knob_write(dir, s[i].knob, s[i].old.text);
-		if (err) {
-			ft_warn("cannot restore %s to %s: %s (run '%s set %s %s')",
-				s[i].knob->name, s[i].old.text, strerror(-err), ft_prog,
-				s[i].knob->name, s[i].old.text);
+		if (ft_knob_restore(dir, s[i].knob, s[i].old.text))
 			failed++;
-		} else {
+		else
 			s[i].applied = false;
-		}
 	}
 	return failed;
-}
-
-static int ft_create_output(const char *opt, char *path, size_t len)
-{
-	char stamp[32];
-	struct tm tm;
-	time_t now = time(NULL);
-	int fd, i;
-
-	if (opt) {
-		snprintf(path, len, "%s", opt);
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		return fd < 0 ? -errno : fd;
-	}
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	for (i = 1; i < 100; i++) {
-		if (i == 1)
-			snprintf(path, len, "./%s-record-%s.txt", FOLIOTUNE_NAME, stamp);
-		else
-			snprintf(path, len, "./%s-record-%s-%d.txt", FOLIOTUNE_NAME, stamp, i);
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (fd >= 0 || errno != EEXIST)
-			return fd < 0 ? -errno : fd;
-	}
-	return -EEXIST;
-}
-
-static int ft_open_output(const char *opt, char *path, size_t len)
-{
-	int fd = ft_create_output(opt, path, len);
-
-	if (fd >= 0)
-		ft_give_to_sudo_user(fd, path);
-	return fd;
-}
-
-void ft_record_add_deltas(struct ft_record *r, const char *source,
-			  const struct ft_snapshot *before,
-			  const struct ft_snapshot *after)
-{
-	size_t i;
-
-	r->counters = ft_xrealloc(r->counters,
-				  (r->ncounters + after->n) * sizeof(*r->counters));
-	for (i = 0; i < after->n; i++) {
-		struct ft_rec_counter *c = &r->counters[r->ncounters++];
-		uint64_t b = 0;
-
-		ft_snapshot_lookup(before, after->v[i].name, i, &b);
-		c->source = ft_strdup(source);
-		c->name = ft_strdup(after->v[i].name);
-		c->delta = (int64_t)(after->v[i].value - b);
-	}
 }
 
 static const struct option ft_record_opts[] = {
@@ -421,14 +208,9 @@ static int ft_record_prepare(struct ft_run *run)
 		r->command = ft_strdup(cmdline);
 	}
 
-	run->fd = ft_open_output(run->output, run->file, sizeof(run->file));
-	if (run->fd < 0) {
-		err = -run->fd;
-		if (err == EEXIST)
-			return ft_runtime_error(err, "%s already exists (records are never overwritten)",
-						run->file);
-		return ft_runtime_error(err, "cannot create %s: %s", run->file, strerror(err));
-	}
+	run->fd = ft_create_new_file(run->output, "record", run->file, sizeof(run->file));
+	if (run->fd < 0)
+		return ft_new_file_error(-run->fd, run->file, "records");
 
 	{
 		FILE *ef = open_memstream(&run->env, &run->envlen);
@@ -545,19 +327,10 @@ static int ft_record_report(const struct ft_run *run)
 		jsonw_start_object(ft_jw);
 		jsonw_string_field(ft_jw, "file", run->file);
 		jsonw_float_field_fmt(ft_jw, "wall_seconds", "%.6f", r->wall);
-		if (r->exit_code >= 0)
-			jsonw_int_field(ft_jw, "exit_code", r->exit_code);
-		else
-			jsonw_null_field(ft_jw, "exit_code");
-		if (r->exit_signal >= 0)
-			jsonw_int_field(ft_jw, "exit_signal", r->exit_signal);
-		else
-			jsonw_null_field(ft_jw, "exit_signal");
+		jsonw_int_or_null_field(ft_jw, "exit_code", r->exit_code);
+		jsonw_int_or_null_field(ft_jw, "exit_signal", r->exit_signal);
 		jsonw_bool_field(ft_jw, "module_loaded", run->module);
-		if (r->interrupted)
-			jsonw_string_field(ft_jw, "interrupted", r->interrupted);
-		else
-			jsonw_null_field(ft_jw, "interrupted");
+		jsonw_string_or_null_field(ft_jw, "interrupted", r->interrupted);
 		jsonw_uint_field(ft_jw, "counters", r->ncounters);
 		jsonw_end_object(ft_jw);
 	} else {
@@ -622,6 +395,11 @@ int ft_cmd_record(int argc, char **argv)
 			ret = ft_runtime_error(EIO, "%d setting(s) could not be restored", failed);
 		else if (ft_stop_sig)
 			ret = 128 + ft_stop_sig;
+		/* the workload's status, as perf stat passes it: scripts see a failed run */
+		else if (run->rec.exit_code > 0)
+			ret = run->rec.exit_code;
+		else if (run->rec.exit_signal >= 0)
+			ret = 128 + run->rec.exit_signal;
 	} else if (failed) {
 		ft_warn("%d setting(s) could not be restored", failed);
 	}

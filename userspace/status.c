@@ -6,23 +6,24 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "build_file.h"
 #include "build_info.h"
+#include "commands.h"
 #include "fileio.h"
 #include "foliotune.h"
 #include "json_writer.h"
 #include "knobs.h"
-#include "lifecycle.h"
 #include "module_path.h"
 #include "options.h"
 #include "output.h"
 #include "path.h"
-#include "status.h"
-#include "support.h"
 #include "sysinfo.h"
+#include "verified.h"
 #include "xalloc.h"
 
 /* Optional debugfs file of the auto-tuner (free-form text). */
@@ -246,6 +247,31 @@ static const char *ft_transition_text(const struct ft_status *st)
 				   : "transition in progress (patching)";
 }
 
+/*
+ * The arm an arm knob's value names (FOLIOTUNE_ARMS), or NULL for another
+ * knob; on Linux 6.12 the kernel's own code is one PTE at a time.
+ */
+static const char *ft_arm_text(const struct ft_status *st, const char *knob,
+			       uint64_t value)
+{
+#define FT_ARM_KNOB(name) #name,
+	static const char *const arm_knobs[] = { FOLIOTUNE_ARM_KNOBS(FT_ARM_KNOB) };
+#undef FT_ARM_KNOB
+	size_t i;
+
+	for (i = 0; i < sizeof(arm_knobs) / sizeof(arm_knobs[0]); i++)
+		if (!strcmp(arm_knobs[i], knob))
+			break;
+	if (i == sizeof(arm_knobs) / sizeof(arm_knobs[0]))
+		return NULL;
+	if (value == FOLIOTUNE_ARM_KERNEL && !strncmp(st->release, "6.", 2))
+		return "the kernel's own code: one PTE at a time on 6.12";
+#define FT_ARM_CASE(v, name, what) if (value == (v)) return what;
+	FOLIOTUNE_ARMS(FT_ARM_CASE)
+#undef FT_ARM_CASE
+	return "no such arm";
+}
+
 static void ft_status_json(const struct ft_status *st)
 {
 	json_writer_t *jw = ft_jw;
@@ -262,44 +288,26 @@ static void ft_status_json(const struct ft_status *st)
 		jsonw_null_field(jw, "next_step");
 	else
 		jsonw_string_field(jw, "next_step", st->why);
-	if (st->lockdown[0])
-		jsonw_string_field(jw, "lockdown", st->lockdown);
-	else
-		jsonw_null_field(jw, "lockdown");
+	jsonw_string_or_null_field(jw, "lockdown", st->lockdown[0] ? st->lockdown : NULL);
 	jsonw_name(jw, "expected");
 	jsonw_start_object(jw);
 	jsonw_string_field(jw, "release", st->expect.release);
-	if (st->expect.version[0])
-		jsonw_string_field(jw, "version", st->expect.version);
-	else
-		jsonw_null_field(jw, "version");
+	jsonw_string_or_null_field(jw, "version", st->expect.version[0] ? st->expect.version : NULL);
 	jsonw_string_field(jw, "source", st->expect_from_module ? "module" : "cli");
-	if (st->verified[0])
-		jsonw_string_field(jw, "verified", st->verified);
-	else
-		jsonw_null_field(jw, "verified");
+	jsonw_string_or_null_field(jw, "verified", st->verified[0] ? st->verified : NULL);
 	jsonw_end_object(jw);
 
 	jsonw_name(jw, "module");
 	jsonw_start_object(jw);
 	jsonw_bool_field(jw, "loaded", st->loaded);
-	if (st->initstate[0])
-		jsonw_string_field(jw, "initstate", st->initstate);
-	else
-		jsonw_null_field(jw, "initstate");
+	jsonw_string_or_null_field(jw, "initstate", st->initstate[0] ? st->initstate : NULL);
 	jsonw_end_object(jw);
 
 	jsonw_name(jw, "livepatch");
 	jsonw_start_object(jw);
 	jsonw_bool_field(jw, "registered", st->lp_registered);
-	if (st->lp_enabled >= 0)
-		jsonw_bool_field(jw, "enabled", st->lp_enabled != 0);
-	else
-		jsonw_null_field(jw, "enabled");
-	if (st->lp_transition >= 0)
-		jsonw_bool_field(jw, "transition", st->lp_transition != 0);
-	else
-		jsonw_null_field(jw, "transition");
+	jsonw_bool_or_null_field(jw, "enabled", st->lp_enabled);
+	jsonw_bool_or_null_field(jw, "transition", st->lp_transition);
 	jsonw_name(jw, "objects");
 	jsonw_start_array(jw);
 	for (i = 0; i < st->nobjs; i++) {
@@ -307,10 +315,7 @@ static void ft_status_json(const struct ft_status *st)
 
 		jsonw_start_object(jw);
 		jsonw_string_field(jw, "name", o->name);
-		if (o->patched >= 0)
-			jsonw_bool_field(jw, "patched", o->patched != 0);
-		else
-			jsonw_null_field(jw, "patched");
+		jsonw_bool_or_null_field(jw, "patched", o->patched);
 		jsonw_name(jw, "functions");
 		jsonw_start_array(jw);
 		for (j = 0; j < o->nfuncs; j++) {
@@ -360,14 +365,15 @@ static void ft_status_json(const struct ft_status *st)
 				jsonw_uint_field(jw, "value", st->values[i].value);
 			else
 				jsonw_string_field(jw, "value", st->values[i].text);
+			if (st->values[i].numeric &&
+			    ft_arm_text(st, k->name, st->values[i].value))
+				jsonw_string_field(jw, "arm",
+						   ft_arm_text(st, k->name, st->values[i].value));
 		}
 		jsonw_end_object(jw);
 	}
 	jsonw_end_array(jw);
-	if (st->auto_state)
-		jsonw_string_field(jw, "auto_tuner_state", st->auto_state);
-	else
-		jsonw_null_field(jw, "auto_tuner_state");
+	jsonw_string_or_null_field(jw, "auto_tuner_state", st->auto_state);
 	jsonw_end_object(jw);
 }
 
@@ -442,6 +448,9 @@ static void ft_status_text(const struct ft_status *st)
 		} else if (v->numeric && k->kind == FT_KIND_BOOL) {
 			printf("  %-30s %12s  %s (%s)\n", k->name, v->text, k->unit,
 			       v->value ? "on" : "off");
+		} else if (v->numeric && ft_arm_text(st, k->name, v->value)) {
+			printf("  %-30s %12s  %s (%s)\n", k->name, v->text, k->unit,
+			       ft_arm_text(st, k->name, v->value));
 		} else {
 			printf("  %-30s %12s  %s\n", k->name, v->text, k->unit);
 		}
@@ -460,89 +469,14 @@ static void ft_status_text(const struct ft_status *st)
 	}
 }
 
-/*
- * -V: this program, the build it supports, the running kernel, the module;
- * exits 2 on a kernel foliotune does not support.
- */
-int ft_print_version(void)
-{
-	struct ft_status *st = ft_xcalloc(1, sizeof(*st));
-	bool matches;
-	int ret;
-
-	ft_status_collect(st);
-	matches = st->expect_from_module && st->supported;
-	if (ft_json) {
-		jsonw_start_object(ft_jw);
-		jsonw_string_field(ft_jw, "version", FOLIOTUNE_VERSION);
-		jsonw_string_field(ft_jw, "kernel", FOLIOTUNE_KVER);
-		jsonw_name(ft_jw, "running");
-		jsonw_start_object(ft_jw);
-		jsonw_string_field(ft_jw, "release", st->release);
-		jsonw_string_field(ft_jw, "version", st->version);
-		jsonw_bool_field(ft_jw, "supported", st->supported);
-		if (st->supported)
-			jsonw_null_field(ft_jw, "next_step");
-		else
-			jsonw_string_field(ft_jw, "next_step", st->why);
-		jsonw_end_object(ft_jw);
-		jsonw_name(ft_jw, "module");
-		jsonw_start_object(ft_jw);
-		jsonw_bool_field(ft_jw, "loaded", st->loaded);
-		if (st->expect_from_module) {
-			jsonw_string_field(ft_jw, "release", st->expect.release);
-			jsonw_string_field(ft_jw, "version", st->expect.version);
-			jsonw_bool_field(ft_jw, "matches", matches);
-		} else {
-			jsonw_null_field(ft_jw, "release");
-			jsonw_null_field(ft_jw, "version");
-			jsonw_null_field(ft_jw, "matches");
-		}
-		jsonw_end_object(ft_jw);
-		jsonw_end_object(ft_jw);
-	} else {
-		printf("%s %s (built for kernel %s)\n", FOLIOTUNE_NAME,
-		       FOLIOTUNE_VERSION, FOLIOTUNE_KVER);
-		printf("running kernel: %s %s: %s\n", st->release, st->version,
-		       st->supported ? "supported" : "not supported");
-		/* (a loaded module's mismatch: its own line below) */
-		if (!st->supported && !st->expect_from_module)
-			printf("                %s\n", st->why);
-		if (st->expect_from_module)
-			printf("loaded module:  verified for %s%s%s: %s\n",
-			       st->expect.release, st->expect.version[0] ? " " : "",
-			       st->expect.version,
-			       matches ? "matches the running kernel" :
-					 "does not match the running kernel");
-		else if (st->loaded)
-			printf("loaded module:  loaded, its build file unreadable (%s)\n",
-			       st->debugfs_msg[0] ? st->debugfs_msg : "no build file");
-		else
-			printf("loaded module:  none\n");
-	}
-	ret = st->supported ? FT_EXIT_OK : FT_EXIT_RUNTIME;
-	ft_status_free(st);
-	free(st);
-	return ret;
-}
-
-static const struct option ft_status_opts[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
 int ft_cmd_status(int argc, char **argv)
 {
 	struct ft_status *st;
-	int c, ret;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, ":jh", ft_status_opts, NULL)) != -1) {
-		ret = ft_getopt_common(c, argc, argv, "status");
-		if (ret >= 0)
-			return ret;
-	}
-	ft_set_json(ft_json_requested);
+	ret = ft_getopt_plain(argc, argv, "status");
+	if (ret >= 0)
+		return ret;
 	if (optind != argc)
 		return ft_usage_error(EINVAL, "status: unexpected argument '%s'", argv[optind]);
 	st = calloc(1, sizeof(*st));

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """faultaround.py DIR - turn the raw files of bench/faultaround.sh
 (DIR/raw/ or DIR/raw.tar.xz) into DIR/results.md, and print it.  Python 3
-standard library, tar and the foliotune CLI (its stats command).
+standard library, tar and the foliotune CLI (its analyze command).
 
 Raw files (written by faultaround-guest.sh):
   SCEN.CONFIG.REP.rec   `foliotune record` file: knobs, wall time, exit
@@ -18,7 +18,7 @@ Figures per scenario and configuration are over the reps: min / median /
 max of each run's value; "vs stock" = median(config) / median(stock).
 The counter tables (the 2016 thread's table) show the median delta over
 the reps of each counter.  A difference is only called one when
-foliotune stats shows it on the runs paired by rep (each rep runs every
+foliotune analyze shows it on the runs paired by rep (each rep runs every
 configuration once); otherwise the tables say why not, and with fewer
 than 6 reps that no difference can be shown at p < 0.05 at all
 (bench/README.md, "Statistics").
@@ -367,7 +367,7 @@ def build(sess, st):
                 f"{sdesc.get(s, '')}. {m('apps')} apps launched one after another, {nr} rounds (round 1 cold launches, "
                 "later rounds resume the apps still alive). Per run: avg and max over all launches; min / median / max of "
                 "that over the reps; \"vs stock, paired\": the configuration's avg against stock's of the same rep, by "
-                "`foliotune stats` (exact Wilcoxon signed-rank test, 95% Hodges-Lehmann interval): faster or slower at "
+                "`foliotune analyze` (exact Wilcoxon signed-rank test, 95% Hodges-Lehmann interval): faster or slower at "
                 "p < 0.05, or why no difference is shown. \"run wall s\": the whole ft_applaunch run, including the "
                 "untimed use phases (where much of the thrashing happens) and the exits."
                 + (" **No reclaim in the last round in some runs: see the warnings.**" if s in noreclaim else ""),
@@ -492,7 +492,7 @@ def build(sess, st):
     # which configuration won, against the spread
     out += ["", "## Which configuration won " + TCG, "",
             "Per workload (lower is better): the configuration with the lowest median, against stock and against the "
-            "runner-up. A difference is called one only when `foliotune stats` shows it on the runs paired by rep "
+            "runner-up. A difference is called one only when `foliotune analyze` shows it on the runs paired by rep "
             "(exact Wilcoxon signed-rank test, p < 0.05, and a 95% Hodges-Lehmann interval clear of 1): \"faster\" or "
             "\"slower\" with its p; otherwise its words say why not, and with fewer than 6 pairs no difference can be "
             "shown at p < 0.05 at all.",
@@ -526,7 +526,7 @@ def build(sess, st):
             "page of the pattern; spawn = median ns per spawn. best static = the lowest of "
             f"{len(STATICS)} static (size, age) configurations (stock fa4k mkold1 mkold2). Targets: **near best**, a tuner "
             "within 5% of it; **no regression**, a tuner never more than 2% worse than stock (both on medians). A miss is "
-            "\"not met\" only when the runs paired by rep show the tuner slower (`foliotune stats`: exact Wilcoxon "
+            "\"not met\" only when the runs paired by rep show the tuner slower (`foliotune analyze`: exact Wilcoxon "
             "signed-rank test, p < 0.05, 95% Hodges-Lehmann interval clear of 1); otherwise \"not shown\": no difference "
             "these reps can show (\"N pairs\": with fewer than 6 pairs none can be shown at p < 0.05). **Fewer faults**: "
             "mkold1/mkold2 with fewer pgmajfault and pswpin than stock under pressure (medians of the run deltas).",

@@ -26,7 +26,7 @@ figure is labelled as QEMU TCG (software emulation) unless the metadata
 says the guest ran under KVM, or on the machine itself (make bench-box:
 then with its CPU model).  A run 4x off the median of its benchmark and
 configuration (a stalled run, which unmap.py names) is left out of the
-figures.  Medians and spreads come from foliotune stats (session.py).
+figures.  Medians and spreads come from foliotune analyze (session.py).
 Needs gnuplot (Debian: gnuplot-nox).
 """
 import glob
@@ -192,7 +192,7 @@ def figures(d, out, sessions):
     st.run()
 
     def row(name):
-        """n min median max of a sample as foliotune stats printed them."""
+        """n min median max of a sample as foliotune analyze printed them."""
         x = st.samples[name]
         return f"{x['n']} {x['text'][6]} {x['text'][3]} {x['text'][7]}"
 

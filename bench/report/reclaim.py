@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """reclaim.py DIR - turn the raw files of bench/reclaim.sh (DIR/raw/ or
 DIR/raw.tar.xz) into DIR/results.md, and print it.  Python 3 standard
-library, tar and the foliotune CLI (its stats command).
+library, tar and the foliotune CLI (its analyze command).
 
 Raw files (written by reclaim-guest.sh):
   RUN.CONFIG.REP.rec   `foliotune record` file: wall time, exit status,
@@ -22,7 +22,7 @@ runs are ignored.
 
 Verdicts: speedup = median(stock) / median(CONFIG) of reclaim_seconds;
 per-rep = min..max of CONFIG/stock within each rep (the runs of one rep
-are neighbours in time); paired test = foliotune stats on those pairs
+are neighbours in time); paired test = foliotune analyze on those pairs
 (exact Wilcoxon signed-rank, 95% Hodges-Lehmann; bench/README.md,
 "Statistics"): faster or slower at p < 0.05, else no difference shown.
 """
@@ -218,7 +218,7 @@ def build(sess, st):
     out += ["", "## Reclaim time per configuration " + TCG, "",
             "reclaim s = the memory.reclaim write of 80% of the file (ft_reclaim_bench's reclaim_seconds); median and "
             "min..max over the reps. speedup = median(stock) / median(config); per-rep = min..max of config/stock time "
-            "within each rep (the runs of a rep are neighbours in time); paired test = `foliotune stats` on those pairs "
+            "within each rep (the runs of a rep are neighbours in time); paired test = `foliotune analyze` on those pairs "
             "(exact Wilcoxon signed-rank test, 95% Hodges-Lehmann interval): faster or slower at p < 0.05, else no "
             "difference these runs can show (with fewer than 6 pairs none can be). premise: every run of the row took its "
             "configuration's path in its LRU mode (next table)."]

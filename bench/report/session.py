@@ -5,7 +5,7 @@ What bench/report/unmap.py, faultaround.py, reclaim.py and plot.py share:
 the raw files of a session (DIR/raw, or DIR/raw.tar.xz as bench/pack.sh
 leaves it), its metadata, its runs and their record files (read by
 bench/records.py, the one reader of that format outside C), the statistics
-(`foliotune stats`, called here and nowhere else in bench/), and the
+(`foliotune analyze`, called here and nowhere else in bench/), and the
 pieces every report prints (the heading, the warnings, the numbers).
 
 Runs are named NAME.CONFIG.REP (scenario or benchmark, configuration,
@@ -93,11 +93,11 @@ def read_lines(path):
     return lines
 
 
-# ---- statistics: foliotune stats, the one home --------------------------
+# ---- statistics: foliotune analyze, the one home --------------------------
 
 def foliotune():
-    """The foliotune CLI whose `stats` command gives every median, spread,
-    outlier and verdict (userspace/stats.c): $FOLIOTUNE, else
+    """The foliotune CLI whose `analyze` command gives every median, spread,
+    outlier and verdict (userspace/util/statistics.c): $FOLIOTUNE, else
     userspace/foliotune, built (or brought up to date) first.  It runs
     nothing and needs neither the module nor root."""
     ft = os.environ.get("FOLIOTUNE")
@@ -107,12 +107,12 @@ def foliotune():
     r = subprocess.run(["make", "-s", "-C", os.path.join(TOP, "userspace")],
                        stdout=subprocess.DEVNULL, check=False)
     if r.returncode != 0 or not os.access(ft, os.X_OK):
-        raise ReportError("cannot build userspace/foliotune (its stats command)")
+        raise ReportError("cannot build userspace/foliotune (its analyze command)")
     return ft
 
 
 class Stats:
-    """Values queued by name (sample(), pair()), then one `foliotune stats`
+    """Values queued by name (sample(), pair()), then one `foliotune analyze`
     run over all of them (run()), read back per name:
 
     samples: n, med, q1, q3, min, max, the outliers by position (1..n)
@@ -137,7 +137,7 @@ class Stats:
         if not self.queue:
             return
         try:
-            r = subprocess.run([self.ft, "stats"], input="\n".join(self.queue) + "\n",
+            r = subprocess.run([self.ft, "analyze"], input="\n".join(self.queue) + "\n",
                                capture_output=True, text=True, check=False)
             out = r.stdout
         except OSError as e:
@@ -159,7 +159,7 @@ class Stats:
                     "n": int(num(f[2])), "est": num(f[6]), "lo": num(f[7]), "hi": num(f[8]),
                     "p": num(f[9]), "v": f[10], "t": f[11] if len(f) > 11 else ""}
         if not got:
-            raise ReportError(f"no output from '{self.ft}' stats")
+            raise ReportError(f"no output from '{self.ft}' analyze")
         self.queue = []
 
     def get(self, name):
@@ -178,7 +178,7 @@ class Stats:
 def paired_words(pv, who, faster):
     """A paired verdict in words: WHO faster or slower (faster: the verdict
     code that means faster, "lower" for a time) with its p, else the words
-    of foliotune stats, "-" without pairs."""
+    of foliotune analyze, "-" without pairs."""
     if pv["v"] in ("higher", "lower"):
         return "%s %s, p %.3g" % (who, "faster" if pv["v"] == faster else "slower", pv["p"])
     return "-" if pv["v"] == "" else pv["t"]
@@ -445,7 +445,7 @@ def run_checks(sess, runs, metric_missing, more=None):
 
 def outliers(sess, st, s, configs, say):
     """Warn of each run of s.CONFIG far off the others of its
-    configuration (foliotune stats' outliers of sample "s|CONFIG" of the
+    configuration (foliotune analyze' outliers of sample "s|CONFIG" of the
     runs' metric): SAY(run, samples) says it.  It stays in the medians,
     which it barely moves."""
     for c in configs:
@@ -473,7 +473,7 @@ def bt_line(w):
 def main(build, argv=None):
     """Run a report: BUILD(session, stats) returns its lines; they are
     written to DIR/results.md and printed.  Exit 2 when there are no raw
-    files, no runs, no foliotune stats, or the report fails."""
+    files, no runs, no foliotune analyze, or the report fails."""
     argv = sys.argv if argv is None else argv
     if len(argv) != 2:
         print(f"usage: {PROG} RESULTS_DIR", file=sys.stderr)

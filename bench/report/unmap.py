@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """unmap.py DIR - turn the raw files of bench/unmap.sh (DIR/raw/ or
 DIR/raw.tar.xz) into DIR/results.md, and print it.  Python 3 standard
-library, tar and the foliotune CLI (its stats command).
+library, tar and the foliotune CLI (its analyze command).
 
 Raw files (written by unmap-guest.sh):
   BENCH.CONFIG.REP.rec   `foliotune record` file: wall time, exit status,
@@ -19,7 +19,7 @@ loaded, unmap_batch=0, overhead phase), nomod (module unloaded); REP
 Verdict rules (printed in the file too):
   ratio = median(batched) / median(stock) of the benchmark's metric;
   "per-rep" = min..max of batched/stock within each ABBA pair (same rep);
-  "paired test" = foliotune stats on the ABBA pairs (exact Wilcoxon
+  "paired test" = foliotune analyze on the ABBA pairs (exact Wilcoxon
   signed-rank, 95% Hodges-Lehmann; bench/README.md, "Statistics");
   order-0: "met" unless that test shows batched slower ("not shown" with
   fewer than 6 pairs), overhead: modstock/nomod within 1% (towards slower).
@@ -104,7 +104,7 @@ def build(sess, st):
         return r.val.get("metric") if r is not None else None
 
     # the metric of every configuration's runs in rep order, and the pairs
-    # stock/batched and nomod/modstock, to foliotune stats
+    # stock/batched and nomod/modstock, to foliotune analyze
     for b in order:
         for c in CONFIGS:
             for r in sess.of(b, c):
@@ -207,7 +207,7 @@ def build(sess, st):
 
     out += ["", "## Batched vs stock " + TCG, "",
             "ratio = median(batched) / median(stock); per-rep = min..max of batched/stock within each ABBA pair; "
-            "speedup = stock time / batched time (loops/s: batched / stock); paired test = `foliotune stats` on the ABBA pairs "
+            "speedup = stock time / batched time (loops/s: batched / stock); paired test = `foliotune analyze` on the ABBA pairs "
             "(exact Wilcoxon signed-rank test, 95% Hodges-Lehmann interval): batched faster or slower at p < 0.05, or why no "
             "difference is shown (with fewer than 6 pairs none can be shown at p < 0.05). The targets are on the ratio; "
             "order-0's \"no slowdown beyond noise\" is the paired test's.",
@@ -261,7 +261,7 @@ def build(sess, st):
             out += ["", "## Module loaded with unmap_batch=0 vs no module " + TCG, "",
                     "nomod: module unloaded (livepatch disabled, rmmod) for the run, reloaded after; modstock: loaded, "
                     "unmap_batch=0. ratio = median(modstock) / median(nomod); target: within 1% (towards slower); paired "
-                    "test: `foliotune stats` on the runs of the same rep, as above. The loaded module costs: the livepatch "
+                    "test: `foliotune analyze` on the runs of the same rep, as above. The loaded module costs: the livepatch "
                     "redirection of try_to_unmap_one and set_pte_range, their counters"
                     + ("; kprobes registered while it was loaded (armed unless [DISABLED]; every run here sets "
                        f"reclaim_probes=0): `{kp}`" if any("a" <= ch <= "z" for ch in kp) else "") + ".",

@@ -19,11 +19,17 @@
  *                                passes it to folio_referenced_one())
  *   kcopy-gen/internal_static.c  mm/internal.h: fpb_t, FPB_*,
  *                                __pte_batch_clear_ignored(),
- *                                folio_pte_batch(), mlock_vma_folio()
- *                                (mlock_folio() is declared in
- *                                kernel_syms.h), vma_address_end(),
+ *                                folio_pte_batch() (Linux 7:
+ *                                folio_pte_batch_flags()),
+ *                                mlock_vma_folio() (mlock_folio() is
+ *                                declared in kernel_syms.h),
+ *                                vma_address_end(), and 6.12's
  *                                folio_within_range(), folio_within_vma()
- * Names are kept (none clashes with a public header).
+ *                                or Linux 7's mm_prepare_for_swap_entries(),
+ *                                clear_flush_young_ptes_notify(),
+ *                                pmdp_clear_flush_young_notify()
+ * Names are kept (none clashes with a public header).  Which definitions
+ * a generation copies: its sources list (module/kcopy/patches.list).
  *
  * Needs kernel_syms.h (mlock_folio) and kcopy/tlbflush_hidden.h
  * (arch_tlbbatch_should_defer, arch_tlbbatch_add_pending) included first.
@@ -37,12 +43,15 @@
 #include <linux/rmap.h>
 #include <linux/sched.h>
 
+#include "internal.h"
+
 #ifndef CONFIG_ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH
 #error "foliotune: copied from the CONFIG_ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH=y branch"
 #endif
 
 #include "kcopy-gen/rmap_static.c"
 
+#if !FT_LINUX7
 /*
  * FPB_RESPECT_WRITE does not exist in 6.12, whose folio_pte_batch()
  * always ignores the writable bit.  Same meaning as upstream's later flag:
@@ -53,6 +62,7 @@
  * comes with it.
  */
 #define FPB_RESPECT_WRITE		((__force fpb_t)BIT(2))
+#endif
 
 #include "kcopy-gen/internal_static.c"
 

@@ -3,16 +3,22 @@
 """binary-check.py [--kaslr] REPO KALLSYMS VMLINUX KSRC CONFIG - prove on one kernel
 build's binary what foliotune's livepatch assumes, or name what fails:
 
-  * each function foliotune replaces (module/kcopy/sources.list, the
-    OURS=KERNEL names whose copy is foliotune_KERNEL) exists exactly once
-    in kallsyms, with no .isra/.constprop/.part/.cold clone: a clone would
-    keep running the old code for the callers that use it;
+  * each function foliotune replaces (the sources list module/kcopy/
+    patches.list names for KSRC: the OURS=KERNEL names whose copy is
+    foliotune_KERNEL) exists exactly once
+    in kallsyms, with no .isra/.constprop/.part clone: a clone would keep
+    running the old code for the callers that use it.  A NAME.cold part
+    is not a clone but the function's own cold blocks (GCC's hot/cold
+    splitting), which the livepatched entry never reaches: it is accepted
+    when every instruction in vmlinux that refers to it lies inside NAME
+    (7.2's try_to_unmap_one() has one);
   * every call of it in its own source file (the only place the compiler
     can inline it: CONFIG_LTO_NONE) is a real call in the binary, found
     by disassembling the calling function: an inlined copy would silently
     bypass the livepatch;
-  * every name in module/klp-symbols.list is in kallsyms, exactly once or
-    as often as its sympos allows.
+  * every name in module/klp-symbols.list that applies to KSRC's version
+    (scripts/kernels/klp_list.py) is in kallsyms, exactly once or as often
+    as its sympos allows.
 
 KALLSYMS must come from a boot with nokaslr, so that its addresses are the
 vmlinux's; with --kaslr (a running machine's /proc/kallsyms) they are moved
@@ -20,11 +26,38 @@ back by the offset of its _text from the start of the vmlinux's .text (KASLR
 moves the kernel's image as one piece: sizes do not change).  Prints "NAME SIZE" per replaced function (kallsyms' size: the
 distance to the next symbol, what the module's load-time check compares).
 """
+import os
 import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kcopy      # noqa: E402  (the sources list of a source)
+import klp_list   # noqa: E402  (the klp-symbols.list lines of a version)
+
 CLONE = re.compile(r'^(.*?)\.(isra|constprop|part|cold|llvm)\.?\d*')
+COLD = re.compile(r'^(.*?)\.cold(\.\d+)?$')
+
+
+def cold_refs_outside(vmlinux, cold, cold_end, start, end):
+    """Instructions of vmlinux outside [start, end) (the function) and
+    [cold, cold_end) (its cold part) whose operand lies in the cold part:
+    what would make a NAME.cold part an entry of its own."""
+    out = subprocess.run(['objdump', '-d', '--no-show-raw-insn', vmlinux],
+                         capture_output=True, text=True, check=True).stdout
+    hexnum = re.compile(r'\b(?:0x)?(ffffffff[0-9a-f]{8})\b')
+    bad = []
+    for line in out.split('\n'):
+        m = re.match(r'^\s*([0-9a-f]+):\t(.*)$', line)
+        if not m:
+            continue
+        refs = [int(h, 16) for h in hexnum.findall(m.group(2))]
+        if not any(cold <= r < cold_end for r in refs):
+            continue
+        at = int(m.group(1), 16)
+        if not (start <= at < end or cold <= at < cold_end):
+            bad.append('%x: %s' % (at, m.group(2).strip()))
+    return bad
 
 
 def die(msg):
@@ -70,19 +103,28 @@ def main():
     nxt = {a: b for a, b in zip(addrs, addrs[1:])}
 
     replaced = []
-    for line in open(repo + '/module/kcopy/sources.list'):
-        if line.startswith('#') or not line.strip():
-            continue
-        _, kfile, *names = line.split()
-        for n in names:
-            o, _, k = n.partition('=')
-            if k and o == 'foliotune_' + k:
+    _, slist, _ = kcopy.pick_patch(repo, ksrc)
+    if slist is None:
+        die('no patch in module/kcopy/patches.list fits %s' % ksrc)
+    for _, kfile, names in kcopy.spec(repo, slist):
+        for o, k in names:
+            if o == 'foliotune_' + k:
                 replaced.append((k, kfile))
 
     ok = True
     out = []
     for fn, kfile in replaced:
         clones = sorted({n for n in by_name if CLONE.match(n) and CLONE.match(n).group(1) == fn})
+        for c in [c for c in clones if COLD.match(c)]:
+            if len(by_name.get(fn, [])) != 1 or len(by_name[c]) != 1:
+                continue    # reported below, or ambiguous: stays a clone
+            bad = cold_refs_outside(vmlinux, by_name[c][0], nxt[by_name[c][0]],
+                                    by_name[fn][0], nxt[by_name[fn][0]])
+            if bad:
+                print('binary-check: %s is reached from outside %s (%s): an entry the '
+                      'livepatch would miss' % (c, fn, '; '.join(bad[:3])))
+                ok = False
+            clones.remove(c)
         if clones:
             print('binary-check: %s has compiler clones %s: callers of a clone would '
                   'not be patched; foliotune cannot patch this build' % (fn, ' '.join(clones)))
@@ -117,10 +159,12 @@ def main():
                 print('binary-check: %s calls %s in the source, but its code in vmlinux has no '
                       'call to it (an inlined copy the livepatch would miss)' % (caller, fn))
                 ok = False
+    ver = kcopy.upstream(ksrc)
     for line in open(repo + '/module/klp-symbols.list'):
-        f = line.split('#')[0].split()
-        if not f:
+        kept = klp_list.applies(line, ver)
+        if not kept:
             continue
+        f = kept.split()
         n = f[0]
         pos = int(f[1]) if len(f) > 1 and f[1].isdigit() else 0
         count = len(by_name.get(n, []))

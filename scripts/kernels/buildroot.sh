@@ -4,7 +4,8 @@
 # buildroot.sh SUITE [--dir | -- COMMAND...] - a minimal Debian build root
 # (mmdebstrap, Debian's own packages) in $FT_CACHE/buildroot-SUITE, made
 # once and reused.  A module for a Debian 13 kernel must be compiled by
-# Debian 13's gcc-14, which bookworm does not have.
+# Debian 13's gcc-14, which bookworm does not have; one for unstable's
+# Linux 7 (+deb14) by unstable's gcc-16 (SUITE sid).
 #
 #   buildroot.sh trixie            make it if missing
 #   buildroot.sh trixie --dir      print its path (made or not)
@@ -21,7 +22,19 @@ root=$cache/buildroot-$suite
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 mirror=${FT_DEBIAN_MIRROR:-http://deb.debian.org}
 # What kbuild needs for an external module, plus what linux-kbuild depends on.
-pkgs=gcc-14,make,libc6-dev,libelf-dev,bc,pahole,kmod,binutils,libssl3t64,zlib1g,xz-utils
+case $suite in
+sid) cc=gcc-16 ;;
+*) cc=gcc-14 ;;
+esac
+pkgs=$cc,make,libc6-dev,libelf-dev,bc,pahole,kmod,binutils,libssl3t64,zlib1g,xz-utils
+# (unstable has no security suite)
+sources=("deb $mirror/debian $suite main")
+[ "$suite" = sid ] || sources+=("deb $mirror/debian-security $suite-security main")
+# mmdebstrap's apt does not read the host's apt.conf.d: a host that accepts
+# expired Release files (a mirror frozen in time) passes that on.
+aptopts=()
+eval "$(apt-config shell valid_until Acquire::Check-Valid-Until)"
+[ "${valid_until:-}" != false ] || aptopts+=(--aptopt='Acquire::Check-Valid-Until "false"')
 
 if [ "${1:-}" = --dir ]; then
 	echo "$root"
@@ -34,14 +47,13 @@ if [ ! -e "$root/.complete" ]; then
 	echo "buildroot: making $root (Debian $suite, $pkgs)" >&2
 	tmp=$(mktemp -d "$cache/.buildroot-$suite.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
-	if ! mmdebstrap --quiet --variant=minbase --include="$pkgs" \
+	if ! mmdebstrap --quiet --variant=minbase --include="$pkgs" "${aptopts[@]}" \
 		--keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
-		"$suite" "$tmp/root" "deb $mirror/debian $suite main" \
-		"deb $mirror/debian-security $suite-security main" >&2; then
+		"$suite" "$tmp/root" "${sources[@]}" >&2; then
 		echo "buildroot: mmdebstrap $suite failed (network? FT_DEBIAN_MIRROR=$mirror)" >&2
 		exit 1
 	fi
-	chroot "$tmp/root" dpkg-query -W -f='${Package} ${Version}\n' gcc-14 make libelf-dev pahole > "$tmp/root/.complete"
+	chroot "$tmp/root" dpkg-query -W -f='${Package} ${Version}\n' "$cc" make libelf-dev pahole > "$tmp/root/.complete"
 	rm -rf "$root"
 	mv "$tmp/root" "$root"
 	rmdir "$tmp"

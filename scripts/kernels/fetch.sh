@@ -8,16 +8,27 @@
 # and renamed into place only when complete; a part already there is not
 # fetched again.  PARTs (default: image headers):
 #
-#   image    linux-image-KVER-unsigned    -> kernels/KVER/image/
-#            (boot/vmlinuz-KVER, boot/config-KVER, lib/modules/KVER with
-#            its modules.dep made by depmod)
+#   image    -> kernels/KVER/image/, laid out alike for every build:
+#            boot/vmlinuz-KVER, boot/config-KVER, lib/modules/KVER (with
+#            its modules.dep made by depmod).  Up to 6.x one package,
+#            linux-image-KVER-unsigned, ships it so.  From Linux 7 Debian
+#            splits the kernel: linux-binary-unsigned-KVER (the image,
+#            usr/lib/modules/KVER/vmlinuz.unsigned), linux-modules-KVER and
+#            linux-base-KVER (config, a stub System.map, modules.builtin*),
+#            all under usr/lib/modules/KVER; an installed system gets the
+#            image as vmlinuz there and, from linux-base's legacy-boot
+#            hook, /boot/vmlinuz-KVER and /boot/config-KVER as links to
+#            them.  The cache does what that install does (vmlinuz,
+#            config, and their /boot names as hard links), so the box,
+#            verify-kernel and the debug lane find image, config and
+#            modules the same way for both generations.
 #   headers  linux-headers-KVER, its -common and linux-kbuild packages
 #                                         -> kernels/KVER/headers/
 #            (usr/src/linux-headers-KVER is the KDIR; absolute symlinks
 #            are made relative so the tree works where it lies)
-#   source   the files of linux-source-6.12 (the same package version)
-#            that foliotune copies from, and scripts/extract-vmlinux
-#                                         -> linux-source/VERSION/
+#   source   the files of linux-source-X.Y (KVER's series, the same
+#            package version) that foliotune copies from, and
+#            scripts/extract-vmlinux     -> linux-source/VERSION/
 #
 # fetch.sh KVER --path PART  prints where PART lives (fetched or not):
 #   kernel (the image file), modules (the modules dir), kdir, source, version
@@ -38,6 +49,18 @@ die() { echo "kernels: $*" >&2; exit 1; }
 case "$kver" in
 *[!A-Za-z0-9.+_-]* | "") die "'$kver' is not a kernel release (e.g. 6.12.118+deb13-amd64)" ;;
 esac
+# The source package is named by the series (7.3.4+deb13-amd64:
+# linux-source-7.3); the image package by the generation (above).
+series=$(echo "$kver" | sed -n 's/^\([0-9]\+\.[0-9]\+\)[.+-].*/\1/p')
+[ -n "$series" ] || die "'$kver' is not a kernel release (e.g. 6.12.118+deb13-amd64)"
+srcpkg=linux-source-$series
+if [ "${series%%.*}" -ge 7 ]; then
+	split=1
+	imgpkg=linux-binary-unsigned-$kver
+else
+	split=0
+	imgpkg=linux-image-$kver-unsigned
+fi
 
 # The package version of KVER's image (e.g. 6.12.118-1), from the cache when
 # the image is there, else from the registry's lists.
@@ -50,7 +73,7 @@ pkg_version() {
 		cat "$kdir/image/.version"
 		return
 	fi
-	{ "${apt[@]}" apt-cache show --no-all-versions "linux-image-$kver-unsigned" 2>/dev/null || true; } |
+	{ "${apt[@]}" apt-cache show --no-all-versions "$imgpkg" 2>/dev/null || true; } |
 		sed -n 's/^Version: //p' | head -1
 }
 
@@ -62,7 +85,7 @@ if [ "${1:-}" = --path ]; then
 	version) pkg_version ;;
 	source)
 		v=$(pkg_version)
-		[ -n "$v" ] || die "no package linux-image-$kver-unsigned in the registry: check KVER (scripts/kernels/list.sh lists the builds)"
+		[ -n "$v" ] || die "no package $imgpkg in the registry: check KVER (scripts/kernels/list.sh lists the builds)"
 		echo "$cache/linux-source/$v"
 		;;
 	*) die "fetch.sh KVER --path kernel|modules|kdir|source|version" ;;
@@ -110,18 +133,23 @@ resolve() {
 	[ -n "$version" ] && return
 	"${apt[@]}" update
 	version=$(pkg_version)
-	[ -n "$version" ] || die "no package linux-image-$kver-unsigned in the registry: check KVER (scripts/kernels/list.sh lists the builds)"
+	[ -n "$version" ] || die "no package $imgpkg in the registry: check KVER (scripts/kernels/list.sh lists the builds)"
 }
 
 fetch_image() {
 	[ -e "$kdir/image/.version" ] && return
 	need_root
 	resolve
-	echo "kernels: fetching linux-image-$kver-unsigned $version" >&2
+	local pkgs=("$imgpkg=$version")
+	[ "$split" = 0 ] || pkgs+=("linux-modules-$kver=$version" "linux-base-$kver=$version")
+	echo "kernels: fetching ${pkgs[*]}" >&2
 	new_part "$kdir/image"
-	download "$tmp" "linux-image-$kver-unsigned=$version"
+	download "$tmp" "${pkgs[@]}"
 	mkdir "$tmp/root"
-	dpkg-deb -x "$tmp"/linux-image-*.deb "$tmp/root"
+	local deb
+	for deb in "$tmp"/*.deb; do
+		dpkg-deb -x "$deb" "$tmp/root"
+	done
 	# trixie ships usr/lib/modules (merged /usr), bookworm lib/modules; so
 	# do the headers packages (their lib/modules/KVER/source link).
 	local hmods=lib/modules
@@ -130,14 +158,25 @@ fetch_image() {
 		mkdir -p "$tmp/root/lib/modules"
 		mv "$tmp/root/usr/lib/modules/$kver" "$tmp/root/lib/modules/"
 	fi
-	[ -r "$tmp/root/boot/vmlinuz-$kver" ] || die "linux-image-$kver-unsigned has no boot/vmlinuz-$kver"
+	local mods=$tmp/root/lib/modules/$kver
+	if [ "$split" = 1 ]; then
+		[ -r "$mods/vmlinuz.unsigned" ] || die "$imgpkg has no usr/lib/modules/$kver/vmlinuz.unsigned"
+		[ -r "$mods/config" ] || die "linux-base-$kver has no usr/lib/modules/$kver/config"
+		[ -d "$mods/kernel" ] || die "linux-modules-$kver has no usr/lib/modules/$kver/kernel"
+		mv "$mods/vmlinuz.unsigned" "$mods/vmlinuz"
+		mkdir -p "$tmp/root/boot"
+		ln "$mods/vmlinuz" "$tmp/root/boot/vmlinuz-$kver"
+		ln "$mods/config" "$tmp/root/boot/config-$kver"
+	fi
+	[ -r "$tmp/root/boot/vmlinuz-$kver" ] || die "$imgpkg has no boot/vmlinuz-$kver"
+	[ -r "$tmp/root/boot/config-$kver" ] || die "$imgpkg has no boot/config-$kver"
 	depmod -b "$tmp/root" "$kver" || die "depmod of $kver failed"
 	# The build link points where the headers would be installed; point it
 	# at the cache's copy (the guest sees the host's root).
-	ln -sfn "$kdir/headers/usr/src/linux-headers-$kver" "$tmp/root/lib/modules/$kver/build"
+	ln -sfn "$kdir/headers/usr/src/linux-headers-$kver" "$mods/build"
 	# and source (the -common headers, which bpftrace reads) at the
 	# headers package's own source link
-	ln -sfn "$kdir/headers/$hmods/$kver/source" "$tmp/root/lib/modules/$kver/source"
+	ln -sfn "$kdir/headers/$hmods/$kver/source" "$mods/source"
 	echo "$version" > "$tmp/root/.version"
 	commit_part "$kdir/image"
 }
@@ -168,19 +207,22 @@ fetch_headers() {
 		target=$(readlink "$link")
 		ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$tmp/root$target")" "$link"
 	done < <(find "$tmp/root" -type l -lname '/*')
-	# The flavour's Makefile includes the -common one by absolute path.
-	sed -i "s|^include /usr/src/|include $kdir/headers/usr/src/|" "$tmp/root/usr/src/linux-headers-$kver/Makefile"
+	# The flavour's Makefile includes the -common one by absolute path
+	# (and from Linux 7 names itself as KBUILD_OUTPUT so).
+	sed -i -e "s|^include /usr/src/|include $kdir/headers/usr/src/|" \
+		-e "s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$kdir/headers/usr/src/|" \
+		"$tmp/root/usr/src/linux-headers-$kver/Makefile"
 	[ -r "$tmp/root/usr/src/linux-headers-$kver/Makefile" ] || die "linux-headers-$kver has no Makefile"
 	echo "$version" > "$tmp/root/.version"
 	commit_part "$kdir/headers"
 }
 
-# The source files foliotune's copies come from (the second column of
-# module/kcopy/sources.list), and what make verify-kernel runs from the
-# source: the callers it checks (mm/filemap.c), the version, extract-vmlinux.
-mapfile -t source_files < <(awk '!/^#/ && NF { print $2 }' \
-	"$here/../../module/kcopy/sources.list" | sort -u)
-[ ${#source_files[@]} -gt 0 ] || die "no kernel files in module/kcopy/sources.list"
+# The source files foliotune's copies come from (every sources list of
+# module/kcopy/patches.list: kcopy.py --files), and what make verify-kernel
+# runs from the source: the callers it checks (mm/filemap.c), the version,
+# extract-vmlinux.
+mapfile -t source_files < <(python3 "$here/kcopy.py" --files "$here/../..")
+[ ${#source_files[@]} -gt 0 ] || die "no kernel files in module/kcopy/'s sources lists"
 source_files+=(mm/filemap.c Makefile scripts/extract-vmlinux)
 
 # source_complete DIR: DIR holds every file above.  One cached before a file
@@ -202,14 +244,14 @@ fetch_source() {
 	local dest=$cache/linux-source/$version
 	source_complete "$dest" && return
 	need_root
-	echo "kernels: fetching linux-source-6.12 $version" >&2
+	echo "kernels: fetching $srcpkg $version" >&2
 	new_part "$dest"
-	download "$tmp" "linux-source-6.12=$version"
+	download "$tmp" "$srcpkg=$version"
 	mkdir "$tmp/root"
 	dpkg-deb --fsys-tarfile "$tmp"/linux-source-*.deb |
-		tar -xO --wildcards './usr/src/linux-source-6.12.tar.xz' |
-		xz -dc | tar -C "$tmp/root" --strip-components=1 -x "${source_files[@]/#/linux-source-6.12/}" ||
-		die "linux-source-6.12 $version: could not unpack ${source_files[*]}"
+		tar -xO "./usr/src/$srcpkg.tar.xz" |
+		xz -dc | tar -C "$tmp/root" --strip-components=1 -x "${source_files[@]/#/$srcpkg/}" ||
+		die "$srcpkg $version: could not unpack ${source_files[*]}"
 	echo "$version" > "$tmp/root/.version"
 	commit_part "$dest"
 }

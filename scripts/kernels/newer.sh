@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# newer.sh - the registry's Debian 6.12 builds newer than the newest
-# verified one (make kernels-newer), in one line: per suite (deb12, deb13)
-# and flavour (amd64, cloud-amd64), every build whose package version is
-# above that of the newest module/verified/ header of the same suite and
-# flavour (its FT_VERIFIED_SOURCE).  PREEMPT_RT builds are left out: they
+# newer.sh - the registry's Debian builds (6.12 and Linux 7) newer than the
+# newest verified one (make kernels-newer), in one line: per generation
+# (6.12, Linux 7), suite (deb12, deb13, deb14) and flavour (amd64,
+# cloud-amd64), every build whose package version is above that of the
+# newest module/verified/ header of the same generation, suite and flavour
+# (its FT_VERIFIED_SOURCE): a verified 6.12 build says nothing about a
+# Linux 7 one, nor the other way round.  PREEMPT_RT builds are left out: they
 # are refused, never verified.  The registry is asked through list.sh (the
 # private apt configuration of apt.sh; the host's apt is never touched).
 # Exit 0 with the line, or 1 with one line on standard error when the
@@ -28,8 +30,9 @@ fi || {
 	exit 1
 }
 
-# "suite-flavour": 6.12.115+deb13.1-cloud-amd64 -> deb13-cloud-amd64
-key() { echo "${1#*+}" | sed 's/^\(deb1[0-9]\)[.0-9]*-/\1-/'; }
+# "generation-suite-flavour": 6.12.115+deb13.1-cloud-amd64 ->
+# 6-deb13-cloud-amd64, 7.3.4+deb13-amd64 -> 7-deb13-amd64
+key() { echo "${1%%.*}-$(echo "${1#*+}" | sed 's/^\(deb[0-9]*\)[.0-9]*-/\1-/')"; }
 newer() { dpkg --compare-versions "$1" gt "$2"; }
 
 declare -A newest newest_rel
@@ -55,7 +58,7 @@ while read -r rel v; do
 done <<< "$builds"
 
 if [ ${#found[@]} -eq 0 ]; then
-	echo "kernels-newer: none; the registry has no Debian 6.12 build newer than the newest verified ones ($(printf '%s\n' "${newest_rel[@]}" | sort -V | tr '\n' ' ' | sed 's/ $//; s/ /, /g'))"
+	echo "kernels-newer: none; the registry has no Debian build newer than the newest verified ones ($(printf '%s\n' "${newest_rel[@]}" | sort -V | tr '\n' ' ' | sed 's/ $//; s/ /, /g'))"
 else
-	echo "kernels-newer: ${#found[@]} Debian 6.12 build(s) newer than the newest verified ones, to verify (make verify-kernel KVER=...): $(printf '%s\n' "${found[@]}" | sed ':a;N;$!ba;s/\n/, /g')"
+	echo "kernels-newer: ${#found[@]} Debian build(s) newer than the newest verified ones, to verify (make verify-kernel KVER=...): $(printf '%s\n' "${found[@]}" | sed ':a;N;$!ba;s/\n/, /g')"
 fi

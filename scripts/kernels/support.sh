@@ -3,7 +3,7 @@
 #
 # support.sh [RELEASE VERSION] - does foliotune support this kernel (by
 # default the running one)?  The check itself is the CLI's, the only
-# implementation (userspace/support.c: `foliotune support`, the module's
+# implementation (userspace/util/verified.c, `foliotune support`, the module's
 # own check, module/build_check.c: release and version string of a
 # module/verified/ build, or of the header make verify-kernel wrote on this
 # machine, $FT_STATE_DIR/verified/, default /var/lib/foliotune).  This

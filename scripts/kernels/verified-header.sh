@@ -3,7 +3,9 @@
 #
 # verified-header.sh KVER VERSION PKGVER PATCH CC SIZES [--local ROOT] - the
 # verified header make verify-kernel writes (scripts/kernels/verify.sh), on
-# standard output.  VERSION is the build's `uname -v`, PKGVER its Debian
+# standard output.  What a header holds and what the module checks with it
+# is said once, in docs/kernels.md ("Verified headers"): the header's
+# comment points there.  VERSION is the build's `uname -v`, PKGVER its Debian
 # package version, PATCH the module/kcopy/ patch the copies were made with,
 # CC its compiler, SIZES a file of "FUNCTION SIZE" lines (binary-check.py).
 #
@@ -38,31 +40,17 @@ if [ "$local" = 1 ]; then
 		mid="no /etc/machine-id"
 	fi
 	by="on $host ($mid) at $now"
-	where="on the machine that runs it (make verify-kernel there, not a header of
- * the tree: /var/lib/foliotune/verified/), which made the copied code from
- * this build's source package with the patch named below (no fuzz), found
- * in /boot/vmlinuz-$kver and /proc/kallsyms the replaced functions
- * unique, without clones and really called (no inlined copy), every
- * klp-symbols.list name present, and the module loaded and passed
- * tests/guest/smoke.sh on that machine.  Do not edit; verify again."
+	where="on the machine that runs it, not a header of the tree
+ * (docs/own-box.md, \"Verifying the running kernel\")"
 else
-	where="by make verify-kernel
- * (scripts/kernels/verify.sh), which made the copied code from this build's
- * source with the patch named below (no fuzz), found the replaced functions
- * unique, without clones and really called (no inlined copy), every
- * klp-symbols.list name present, and the module loaded and passed
- * tests/guest/smoke.sh in the test box.  Do not edit; verify again."
+	where="(docs/kernels.md, \"Verified headers\")"
 fi
 
 cat <<EOT
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A kernel build foliotune was verified on: generated $where
- *
- * The module refuses to load unless the running kernel reports exactly this
- * release and version, and the functions it replaces have exactly these
- * sizes (kallsyms' view: the distance to the next symbol, call padding
- * included, as sprint_symbol() reports it).
+ * A kernel build foliotune is verified on, written by make verify-kernel
+ * $where; do not edit, verify again.
  *
  * Verified $(date -u +%Y-%m-%d) at commit $commit.
  * Copies made with module/kcopy/$patch.
@@ -71,7 +59,7 @@ cat <<EOT
 #define FT_VERIFIED_RELEASE	"$kver"
 #define FT_VERIFIED_VERSION	\\
 	"$version"
-#define FT_VERIFIED_SOURCE	"linux-source-6.12 $pkgver"
+#define FT_VERIFIED_SOURCE	"linux-source-$(echo "$kver" | cut -d. -f1,2) $pkgver"
 EOT
 if [ "$local" = 1 ]; then
 	cat <<EOT

@@ -83,12 +83,14 @@ stage() {
 	[ "$st" = done ] || echo "verify-kernel $kver: $st"
 }
 
-rt="refused: PREEMPT_RT (the per-CPU fault-around record assumes preemption is off under the page-table lock); boot a Debian 6.12 build without -rt"
+rt="refused: PREEMPT_RT (the per-CPU fault-around record assumes preemption is off under the page-table lock); boot a Debian build without -rt"
 case "$kver" in
 *-rt-amd64) die "$rt" ;;
-6.12.*+deb1[23]*-amd64) ;;
-*) die "'$kver' is not a Debian 6.12 build (e.g. 6.12.118+deb13-amd64; scripts/kernels/list.sh lists them)" ;;
+6.12.*+deb1[23]*-amd64 | 7.*+deb1[3-9]*-amd64) ;;
+*) die "'$kver' is not a Debian 6.12 or Linux 7 build (e.g. 6.12.118+deb13-amd64, 7.3.4+deb13-amd64; scripts/kernels/list.sh lists them)" ;;
 esac
+# the source package (fetch.sh): linux-source-6.12, linux-source-7.3, ...
+srcpkg=linux-source-$(echo "$kver" | cut -d. -f1,2)
 
 # Local: every reason not to start on this machine, first.
 if [ "$vmode" = local ]; then
@@ -105,8 +107,13 @@ if [ "$vmode" = local ]; then
 		die "verifying the running kernel loads foliotune and runs its smoke suite on THIS machine (livepatch, reclaim, a scratch xfs): set FT_TEST_BOX=1 on a test box you can afford to crash (docs/own-box.md), or FT_VERIFY_LOCAL=0 to verify in the QEMU test box"
 	[ "${FT_VERIFY_UID:-$(id -u)}" = 0 ] ||
 		die "verifying the running kernel reads /proc/kallsyms and loads the module: run as root (sudo FT_TEST_BOX=1 make verify-kernel)"
+	# Linux 7 packages install both under /usr/lib/modules/KVER/
+	# (vmlinuz, config); /boot has them only through linux-base's
+	# legacy-boot hook.  6.12 has /boot only.
 	image=$root/boot/vmlinuz-$kver
 	config=$root/boot/config-$kver
+	[ -r "$image" ] || [ ! -r "$root/usr/lib/modules/$kver/vmlinuz" ] || image=$root/usr/lib/modules/$kver/vmlinuz
+	[ -r "$config" ] || [ ! -r "$root/usr/lib/modules/$kver/config" ] || config=$root/usr/lib/modules/$kver/config
 	[ -r "$image" ] ||
 		die "$image is missing: the running kernel's image is not in /boot; reinstall it (apt-get install --reinstall linux-image-$kver) and run again"
 	[ -r "$config" ] ||
@@ -131,7 +138,7 @@ stage fetch
 if [ "$vmode" = local ]; then
 	export FT_SOURCE_VERSION=$pkgver
 	if ! $k/fetch.sh "$kver" source > "$work/fetch.txt" 2>&1; then
-		die "the source package linux-source-6.12 $pkgver cannot be fetched ($(grep -v '^kernels: fetching' "$work/fetch.txt" | tail -1)): check the network (or FT_DEBIAN_MIRROR); a kernel older than the archive's current one is not there any more: upgrade it (apt-get upgrade), reboot, and run again"
+		die "the source package $srcpkg $pkgver cannot be fetched ($(grep -v '^kernels: fetching' "$work/fetch.txt" | tail -1)): check the network (or FT_DEBIAN_MIRROR); a kernel older than the archive's current one is not there any more: upgrade it (apt-get upgrade), reboot, and run again"
 	fi
 	src=$($k/fetch.sh "$kver" --path source)
 else
@@ -157,10 +164,10 @@ stage source
 [ "$vmode" = tree ] || rm -f "build/kcopy/$kver/patch"
 if ! make --no-print-directory KVER="$kver" KCOPY_KSRC="$src" kcopy > "$work/source.txt" 2>&1; then
 	if [ "$vmode" = local ]; then
-		die "foliotune's patch does not apply to this kernel's source, linux-source-6.12 $pkgver (build/verify/$kver/source.txt): this foliotune cannot patch it; update foliotune (git pull), or boot a verified build (scripts/kernels/support.sh lists them)"
+		die "foliotune's patch does not apply to this kernel's source, $srcpkg $pkgver (build/verify/$kver/source.txt): this foliotune cannot patch it; update foliotune (git pull), or boot a verified build (scripts/kernels/support.sh lists them)"
 	fi
 	grep -v '^make' "$work/source.txt" >&2
-	die "foliotune's copies cannot be made from linux-source-6.12 $pkgver (above): port module/kcopy/ (docs/kernels.md), then make verify-kernel again"
+	die "foliotune's copies cannot be made from $srcpkg $pkgver (above): port module/kcopy/ (docs/kernels.md), then make verify-kernel again"
 fi
 kcopy=$(cut -d" " -f1 "build/kcopy/$kver/patch")
 

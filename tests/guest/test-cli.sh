@@ -5,7 +5,7 @@
 # paths (exit 1 = usage, 2 = runtime), load/unload idempotence, unload while
 # a workload reclaims through the replacement, record + compare round trip.
 . "$(dirname "$0")/../lib.sh"
-plan 43
+plan 56
 ft=$FT_REPO/userspace/foliotune
 w=$(mktemp -d)
 cg=/sys/fs/cgroup/ft-cli
@@ -42,15 +42,29 @@ check_eq "cli: knob file reads 0" 0 "$(cat "$FT_DEBUGFS/unmap_batch")"
 expect_rc "cli: get unmap_batch" 0 "$ft" get unmap_batch
 grep -q '^0' "$w/out" && ok "cli: get prints 0" || not_ok "cli: get prints 0" "$(cat "$w/out")"
 expect_rc "cli: set unmap_batch 1" 0 "$ft" set unmap_batch 1
+# status names each walk's arm (docs/batching.md): 1 foliotune's batching,
+# 2 one PTE at a time, 0 the kernel's own code (per PTE on 6.12)
+echo 2 > "$FT_DEBUGFS/referenced_batch"
+"$ft" status > "$w/out" 2>&1
+check "cli: status names unmap_batch=1 foliotune's batching" \
+	grep -qE "^  unmap_batch +1  0\|1\|2 \(foliotune's batching\)$" "$w/out"
+check "cli: status names referenced_batch=2 one PTE at a time" \
+	grep -qE "^  referenced_batch +2  0\|1\|2 \(one PTE at a time\)$" "$w/out"
+echo 0 > "$FT_DEBUGFS/referenced_batch"
+"$ft" status > "$w/out" 2>&1
+if ft_linux7; then want="the kernel's own code"; else want="the kernel's own code: one PTE at a time on 6.12"; fi
+check "cli: status names referenced_batch=0 $want" \
+	grep -qF "0|1|2 ($want)" "$w/out"
+echo 1 > "$FT_DEBUGFS/referenced_batch"
 expect_rc "cli: unknown knob is a usage error" 1 "$ft" set no_such_knob 1
 expect_rc "cli: bad value is a usage error" 1 "$ft" set unmap_batch 2x
 check_eq "cli: knob unchanged after bad input" 1 "$(cat "$FT_DEBUGFS/unmap_batch")"
-expect_rc "cli: out-of-range bool is a usage error" 1 "$ft" set unmap_batch 7
+expect_rc "cli: out-of-range arm is a usage error" 1 "$ft" set unmap_batch 7
 check_eq "cli: knob unchanged after out-of-range value" 1 "$(cat "$FT_DEBUGFS/unmap_batch")"
 expect_rc "cli: unknown command is a usage error" 1 "$ft" frobnicate
-expect_rc "cli: stat" 0 "$ft" stat
-grep -q '^unmap_calls [0-9]' "$w/out" && ok "cli: stat prints counters" || not_ok "cli: stat prints counters" "$(head -3 "$w/out")"
-expect_rc "cli: stat -i 1 -c 2" 0 "$ft" stat -i 1 -c 2
+expect_rc "cli: counters" 0 "$ft" counters
+grep -q '^unmap_calls [0-9]' "$w/out" && ok "cli: counters prints counters" || not_ok "cli: counters prints counters" "$(head -3 "$w/out")"
+expect_rc "cli: counters -i 1 -c 2" 0 "$ft" counters -i 1 -c 2
 # Runtime errors for a reason the message names (not any failure).
 check_nobody cli
 expect_rc "cli: not root is a runtime error" 2 as_nobody "$ft" set unmap_batch 0
@@ -123,3 +137,30 @@ check "cli: the workload ran try_to_unmap_one during the unload (unmap_calls $c0
 check_eq "cli: the workload's data intact across the unload" 0 "$rc"
 check "cli: module gone after unload" ft_module_gone
 expect_rc "cli: unload again is fine" 0 "$ft" unload
+
+# What a script meets first, on the real box.
+expect_rc "cli: -V prints the version and exits 0" 0 "$ft" -V
+check "cli: -V is one line, the version" grep -qx 'foliotune [0-9][0-9.]*' "$w/out"
+# The box has no /dev/stdin: analyze reads standard input from fd 0.
+printf 'x %s %s\n' 10 5 11 5 12 6 10 5 11 6 12 5 | "$ft" analyze -t > "$w/out" 2>&1
+check "cli: analyze reads a pipe in the box (no /dev/stdin here: $(test -e /dev/stdin && echo present || echo absent))" \
+	grep -q '^x	pairs	6	.*	B faster	' "$w/out"
+: | "$ft" analyze > "$w/out" 2>&1
+check_eq "cli: analyze of an empty pipe is an error" 1 "$?"
+# record passes its command's status on, the record kept
+"$ft" record -o "$w/r3" -- sh -c 'exit 3' > "$w/out" 2>&1
+check_eq "cli: record exits with its command's status" 3 "$?"
+check "cli: ... and keeps the record" grep -qx 'exit_code 3' "$w/r3"
+# A module file built for another build, on this supported kernel: the
+# vermagic of another verified release of the same length, patched into a
+# copy; load says so and how to build one, and loads nothing.
+rel=$(uname -r)
+other=$(cd "$FT_REPO/module/verified" && ls | sed 's/\.h$//' | grep -vx -e "$rel" -e '.*-ftdebug' |
+	awk -v n=${#rel} 'length($0) == n' | head -1)
+perl -0777 -pe "s/vermagic=\\Q$rel\\E /vermagic=$other /" "$FT_KO" > "$w/other.ko"
+check "cli: a copy of the module with another build's vermagic ($other)" \
+	grep -aq "vermagic=$other " "$w/other.ko"
+expect_rc "cli: load of a module file for another build: a runtime error" 2 "$ft" load "$w/other.ko"
+check "cli: ... which says so and how to build one for this kernel" \
+	grep -q "^foliotune: cannot load $w/other.ko: it was built for kernel $other, not this one ($rel, which foliotune supports); build and install it for this kernel: sudo make install" "$w/out"
+check "cli: ... and loads nothing" ft_module_gone

@@ -6,8 +6,10 @@
 #   single   xfs large folios mapped by one PTE each, reclaimed from their
 #            memcg: every one is a run of one PTE of a large folio, so
 #            unmap_batch_order0 and unmap_nobatch_partial (unmap_batch=1)
-#            or unmap_nobatch_off (=0) move at least once per folio that
-#            went, and identity (3) of module/unmap.c holds on the deltas
+#            or unmap_nobatch_off (=2, and =0 on 6.12) move at least once
+#            per folio that went, and identity (3) of module/unmap.c holds
+#            on the deltas; with =0 on Linux 7 the same of the kernel's own
+#            code's counters (unmap_kernel_batch_order0, _nobatch_partial)
 #   near     fa_read_faults_near: a sequential reader's faults are all near
 #            but its first, a stride-16 reader's none (exact counts)
 #   nonpresent  unmap_nobatch_nonpresent: this kernel has no
@@ -18,7 +20,7 @@
 #            nothing)
 # tests/guest/pte-bits/pte_bits.py says how each case works.
 . "$(dirname "$0")/../lib.sh"
-plan 15
+plan 19
 py="python3 $(dirname "$0")/pte-bits/pte_bits.py"
 cg=/sys/fs/cgroup/ft-unmap-counters
 f=$FT_XFS/ft-unmap-counters
@@ -42,7 +44,7 @@ mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
 echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 mkdir -p "$cg"
 dd if=/dev/urandom of="$f" bs=1M count=8 status=none && sync
-for b in 1 0; do
+for b in 1 2 0; do
 	echo "$b" > "$FT_DEBUGFS/unmap_batch"
 	r=$(sh -c "echo \$\$ > $cg/cgroup.procs && exec $py single $f" 2>&1)
 	log "single unmap_batch=$b: $r"
@@ -50,18 +52,24 @@ for b in 1 0; do
 	check "unmap-counters: single/unmap_batch=$b: large folios mapped by one PTE each, reclaim unmapped some (premise: $r)" \
 		test -n "$gone" -a "${gone:-0}" -gt 0 -a "$(field mapped "$r")" = "$(field large "$r")"
 	gone=${gone:-1}
+	# the counter set of this arm: the kernel's own on Linux 7 with 0
+	k=; [ "$b" = 0 ] && ft_linux7 && k=k
 	if [ "$b" = 1 ]; then
 		check "unmap-counters: single/unmap_batch=1: unmap_nobatch_partial +$(field partial "$r") >= $gone folios gone, nobatch_off +0" \
 			test "$(field partial "$r")" -ge "$gone" -a "$(field off "$r")" = 0
+	elif [ -n "$k" ]; then
+		check "unmap-counters: single/unmap_batch=0: the kernel's runs of one, unmap_kernel_nobatch_partial +$(field kpartial "$r") >= $gone folios gone, foliotune's single +0" \
+			test "$(field kpartial "$r")" -ge "$gone" -a "$(field single "$r")" = 0
 	else
-		check "unmap-counters: single/unmap_batch=0: unmap_nobatch_off +$(field off "$r") >= $gone folios gone, partial +0, batches +0" \
-			test "$(field off "$r")" -ge "$gone" -a "$(field partial "$r")" = 0 -a "$(field batches "$r")" = 0
+		check "unmap-counters: single/unmap_batch=$b: unmap_nobatch_off +$(field off "$r") >= $gone folios gone, partial +0, batches +0" \
+			test "$(field off "$r")" -ge "$gone" -a "$(field partial "$r")" = 0 -a \
+			"$(field batches "$r")" = 0 -a "$(field kbatches "$r")" = 0
 	fi
-	check "unmap-counters: single/unmap_batch=$b: unmap_batch_order0 +$(field order0 "$r") >= $gone folios gone" \
-		test "$(field order0 "$r")" -ge "$gone"
-	o0=$(field order0 "$r") single=$(field single "$r") calls=$(field calls "$r")
-	rhs=$(( ${single:-0} - $(field small "$r" || echo 0) - $(field hugetlb "$r" || echo 0) ))
-	check_eq "unmap-counters: single/unmap_batch=$b: identity (3): order0 = single_ptes - nobatch_small - nobatch_hugetlb (deltas, over $calls unmap calls)" \
+	check "unmap-counters: single/unmap_batch=$b: ${k:+kernel }order0 +$(field ${k}order0 "$r") >= $gone folios gone" \
+		test "$(field ${k}order0 "$r")" -ge "$gone"
+	o0=$(field ${k}order0 "$r") single=$(field ${k}single "$r") calls=$(field calls "$r")
+	rhs=$(( ${single:-0} - $(field ${k}small "$r" || echo 0) - $(field ${k}hugetlb "$r" || echo 0) ))
+	check_eq "unmap-counters: single/unmap_batch=$b: identity (3): ${k:+kernel }order0 = single_ptes - nobatch_small - nobatch_hugetlb (deltas, over $calls unmap calls)" \
 		"${o0:-none} yes" "$rhs $([ "${calls:-0}" -gt 0 ] && echo yes || echo no)"
 done
 echo 1 > "$FT_DEBUGFS/unmap_batch"

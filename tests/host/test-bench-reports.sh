@@ -7,7 +7,7 @@
 # that they finish, write the sections people read and reproduce the
 # committed results.md, every committed session's.  They run nowhere else,
 # so a slip there breaks a report without any other test noticing.  Their
-# medians, spread, outliers and verdicts come from `foliotune stats`, called
+# medians, spread, outliers and verdicts come from `foliotune analyze`, called
 # in one place (bench/report/session.py): the reports fail without it, and
 # no bench script computes them itself.  Also: every committed session is
 # evidence, not a dump (results, plots, one archive).
@@ -60,7 +60,7 @@ has "reports: unmap.py writes its sections" "$w/unmap/results.md" \
 	"## Benchmarks and exact commands"
 has "reports: unmap.py names the stalled run of that boot" "$w/unmap/results.md" \
 	"seed.stock.5: loops/s 0.12 against a median of 116.6"
-has "reports: unmap.py gives the paired verdicts of foliotune stats" "$w/unmap/results.md" \
+has "reports: unmap.py gives the paired verdicts of foliotune analyze" "$w/unmap/results.md" \
 	"| file2m | reclaim s | 0.0756 | 0.0276 | 0.365 | 0.3402..0.5779 (7) | 2.74x | batched faster, p 0.0156 |" \
 	"| order0 | reclaim s | 0.2784 | 0.2777 | 0.997 | 0.9006..1.137 (7) | 1.00x | no difference these runs can show: the smallest effect they could detect is 6.8% | no slowdown beyond noise | met (no slowdown shown) |"
 same_as_committed "$unmap" unmap
@@ -92,23 +92,23 @@ has "reports: with 5 pairs the report says no difference can be shown" "$f5" \
 check "reports: no verdict of a 5-rep run is a bare \"no difference\"" \
 	bash -c "! grep -q 'no difference (\|inside the spread\|| inside |' '$f5'"
 
-# Without foliotune stats there is no report (nothing falls back to awk).
+# Without foliotune analyze there is no report (nothing falls back to awk).
 for r in faultaround.py:"$fa" unmap.py:"$unmap"; do
 	s=${r%%:*} d=${r#*:}
 	mkdir -p "$w/nostats-$s" && cp "$d/raw.tar.xz" "$w/nostats-$s/"
 	FOLIOTUNE=/bin/false "$repo/bench/report/$s" "$w/nostats-$s" > /dev/null 2>&1
-	check_eq "reports: $s fails when foliotune stats gives nothing" 2 "$?"
+	check_eq "reports: $s fails when foliotune analyze gives nothing" 2 "$?"
 done
 # One home: no median, sort or outlier rule of its own in bench/, and one
-# place that runs foliotune stats for the reports and figures (make demo's
+# place that runs foliotune analyze for the reports and figures (make demo's
 # table, bench/demo-guest.sh, runs it in the box on its own).
 own=$(grep -rlE 'function (median|nsort|outlier)|statistics\.median|def median|\(n \+ 1\) / 2' "$repo/bench" \
 	--include='*.awk' --include='*.sh' --include='*.py' | sed "s|$repo/||" | tr '\n' ' ')
 check_eq "reports: bench/ computes no median or outlier rule of its own" "" "$own"
-callers=$(grep -rlE '(\$[{A-Za-z_][A-Za-z_0-9]*\}?"? stats( |$|\|))|("stats"[],)])' "$repo/bench" \
+callers=$(grep -rlE '(\$[{A-Za-z_][A-Za-z_0-9]*\}?"? analyze( |$|\|))|("analyze"[],)])' "$repo/bench" \
 	--include='*.sh' --include='*.py' --include='*.awk' |
 	sed "s|$repo/||" | grep -v '^bench/demo' | tr '\n' ' ')
-check_eq "reports: foliotune stats is run in one place" "bench/report/session.py " "$callers"
+check_eq "reports: foliotune analyze is run in one place" "bench/report/session.py " "$callers"
 # One language: the report programs and what they share are Python.
 check_eq "reports: bench/report/ holds Python only" "" \
 	"$(cd "$repo/bench/report" && ls | grep -v '\.py$' | grep -v '^__pycache__$' | tr '\n' ' ')"

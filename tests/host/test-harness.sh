@@ -19,11 +19,14 @@
 # Under tests/, the tests of bench/ itself, and what each does with it.
 tests_of_bench='
 tests/host/test-bench-reports.sh	runs the reports on committed results and fixtures
-tests/host/test-plot.sh	runs plot.sh on committed results and fixtures
+tests/host/test-plot.sh	runs bench/report/plot.py on committed results and fixtures
 tests/host/test-harness.sh	this test
 tests/host/test-box.sh	checks that make bench-box runs bench/box.sh
 tests/own-box/qemu-proof-guest.sh	proves make bench-box in the box, reads its record with records.py
 tests/lanes.sh	names bench/ files as lane inputs, runs none
+tests/demo-check.sh	runs make demo (bench/demo.sh) and checks its verdict lines
+tests/host/test-demo-check.sh	runs demo-check.sh on the log of a demo, which names bench/demo.sh
+tests/host/test-doc-homes.sh	reads bench/README.md for the make targets the docs name
 '
 harness='tests/vm/ tests/lib.sh tests/plan.sh tests/progs/ tests/own-box/box.sh'
 

@@ -7,8 +7,10 @@
 # where a line in the patch's context differs it fails without fuzz; a line
 # that differs outside the patch's context is what the copy then holds (the
 # build's own code); a definition gone, an unmarked change, a change outside
-# the copied definitions and a source older than every patch each fail with
-# one line naming it.  make kcopy-refresh's diff gives the patch back.
+# the copied definitions, a hunk that lands (at an offset) in another
+# function than the one it names, and a source older than every patch each
+# fail with one line naming it.  make kcopy-refresh's diff gives the patch
+# back, each hunk named.
 . "$(dirname "$0")/lib-host.sh"
 kcopy=$repo/scripts/kernels/kcopy.py
 kver=$(cat "$repo/scripts/kernels/default-kver")
@@ -21,8 +23,8 @@ gen() {
 	[ $# -eq 2 ] && { r=$1; shift; }
 	out=$(python3 "$kcopy" "$r" "$1" "$w/out" 2>&1)
 }
-# The kernel files the copies come from (sources.list's second column).
-kfiles=$(awk '!/^#/ && NF { print $2 }' "$repo/module/kcopy/sources.list" | sort -u)
+# The kernel files the copies come from (every sources list's second column).
+kfiles=$(python3 "$kcopy" --files "$repo")
 # fake: the files the copies come from, as the default build has them.
 fake() {
 	local f
@@ -54,8 +56,9 @@ if gen "$ksrc"; then
 else
 	not_ok "kcopy: the copies are made from $ksrc" "$out"
 fi
-n=$(grep -cv '^#' "$repo/module/kcopy/sources.list")
-check "kcopy: one kcopy-gen file per line of sources.list ($n)" \
+slist=$(python3 -c "import sys; sys.path.insert(0, '$repo/scripts/kernels'); import kcopy; print(kcopy.pick_patch('$repo', '$ksrc')[1])")
+n=$(grep -cv '^#' "$repo/module/kcopy/$slist")
+check "kcopy: one kcopy-gen file per line of $slist ($n)" \
 	test "$(ls "$w/out/kcopy-gen" | wc -l)" -eq "$n"
 check "kcopy: the replacement of try_to_unmap_one() is foliotune's" \
 	grep -q '^bool foliotune_try_to_unmap_one(' "$w/out/kcopy-gen/try_to_unmap_one.c"
@@ -92,6 +95,30 @@ for edit in 'mm/rmap.c:s/^\tint mapcount;$/\tlong mapcount;/:rmap_static:long ma
 	fi
 done
 
+# try_to_unmap_one()'s last lines differ: the hunk that counts aborts there
+# finds its context at the end of try_to_migrate_one() (an offset, no fuzz),
+# as foliotune.patch's did in Linux 7.3's source.  Refused, naming the hunk
+# and the function it landed in.
+fake
+python3 - "$w/src/mm/rmap.c" <<'PY'
+import sys
+p = sys.argv[1]
+t = open(p).read()
+i = t.index('static bool try_to_unmap_one(')
+end = '\tmmu_notifier_invalidate_range_end(&range);\n\n\treturn ret;\n}'
+j = t.index(end, i)
+t = t[:j] + end.replace('\n\n', '\n\tret = !!ret;\n\n') + t[j + len(end):]
+open(p, 'w').write(t)
+PY
+if gen "$w/src"; then
+	not_ok "kcopy: a hunk landing in try_to_migrate_one() is refused" "it made copies"
+elif [[ $out == *"hunk #"*"try_to_unmap_one) lands at line"*"in try_to_migrate_one()"* ]] &&
+     [ "$(wc -l <<< "$out")" = 1 ] && [ ! -e "$w/out" ]; then
+	ok "kcopy: a hunk landing in try_to_migrate_one() is refused, in one line naming it"
+else
+	not_ok "kcopy: a hunk landing in try_to_migrate_one() is refused, in one line naming it" "$out"
+fi
+
 # A definition gone; a source older than every patch.
 refused "a source without inc_mm_tlb_gen() fails naming it" \
 	arch/x86/include/asm/tlbflush.h 's/\binc_mm_tlb_gen(/inc_mm_tlb_gen_renamed(/' \
@@ -101,8 +128,8 @@ refused "a source older than every patch is refused" \
 	"no patch in module/kcopy/patches.list fits"
 
 # The patch made again from the patched files (make kcopy-refresh) is the
-# patch; with one unmarked line added in a copy, or a marked one outside
-# every copied definition, it no longer makes copies.
+# patch, its hunks named; with one unmarked line added in a copy, or a
+# marked one outside every copied definition, it no longer makes copies.
 mkdir -p "$w/repo/module"
 cp -r "$repo/module/kcopy" "$w/repo/module/"
 python3 "$kcopy" --refresh "$w/repo" "$w/ref" 2>/dev/null
@@ -121,16 +148,23 @@ sed -i 's/^static void folio_not_mapped(/\/* foliotune: *\/\n&/;s/^static int fo
 python3 "$kcopy" --refresh "$w/repo" "$w/ref2" 2>/dev/null
 if cmp -s "$repo/module/kcopy/foliotune.patch" "$w/repo/module/kcopy/foliotune.patch"; then
 	not_ok "kcopy: a change outside the copied definitions fails" "test setup: folio_not_mapped() not in $ksrc/mm/rmap.c"
-elif ! gen "$w/repo" "$ksrc" && [[ $out == *"outside the definitions"* ]]; then
-	ok "kcopy: a change outside the copied definitions fails"
+elif ! gen "$w/repo" "$ksrc" && [[ $out == *"names no copied definition"* ]]; then
+	ok "kcopy: a change outside the copied definitions fails (its hunk names none)"
 else
-	not_ok "kcopy: a change outside the copied definitions fails" "$out"
+	not_ok "kcopy: a change outside the copied definitions fails (its hunk names none)" "$out"
+fi
+# The same hunk named after a copied definition: the copies are compared.
+sed -i 's/^\(@@ [^@]* @@\)$/\1 folio_referenced_one/' "$w/repo/module/kcopy/foliotune.patch"
+if ! gen "$w/repo" "$ksrc" && [[ $out == *"folio_referenced_one) lands at line"*", not in folio_referenced_one:"* ]]; then
+	ok "kcopy: a hunk naming a copied definition it does not change fails"
+else
+	not_ok "kcopy: a hunk naming a copied definition it does not change fails" "$out"
 fi
 
 # Every source in the kernel cache (all from 6.12.107 on) makes its copies
 # with the patch patches.list picks for it.
 cache=${FT_CACHE:-/var/cache/foliotune}
-# A source cached before one of its files joined sources.list lacks it:
+# A source cached before one of its files joined a sources list lacks it:
 # named, not counted (fetch.sh fetches it again when a build asks for it).
 n=0 bad="" old=""
 for s in "$cache"/linux-source/*/.version; do
@@ -142,7 +176,7 @@ for s in "$cache"/linux-source/*/.version; do
 	gen "$(dirname "$s")" || bad="$bad $(cat "$s")"
 done
 if [ -z "$bad" ] && [ "$n" -gt 0 ]; then
-	ok "kcopy: every cached source makes its copies ($n sources${old:+; cached before a file joined sources.list, not counted:$old})"
+	ok "kcopy: every cached source makes its copies ($n sources${old:+; cached before a file joined a sources list, not counted:$old})"
 else
 	not_ok "kcopy: every cached source makes its copies ($n sources)" "failed:${bad:- none cached}"
 fi

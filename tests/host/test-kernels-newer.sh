@@ -15,8 +15,8 @@ trap 'rm -rf "$w"' EXIT
 
 # verified HEADER-NAME SOURCE-VERSION: a header as verify.sh writes it
 verified() {
-	printf '#define FT_VERIFIED_RELEASE\t"%s"\n#define FT_VERIFIED_SOURCE\t"linux-source-6.12 %s"\n' \
-		"$1" "$2" > "$w/verified/$1.h"
+	printf '#define FT_VERIFIED_RELEASE\t"%s"\n#define FT_VERIFIED_SOURCE\t"linux-source-%s %s"\n' \
+		"$1" "$(echo "$1" | cut -d. -f1,2)" "$2" > "$w/verified/$1.h"
 }
 mkdir -p "$w/verified"
 verified 6.12.118+deb13-amd64 6.12.118-1
@@ -24,6 +24,7 @@ verified 6.12.117+deb13-amd64 6.12.117-1
 verified 6.12.118+deb13-cloud-amd64 6.12.118-1
 verified 6.12.117+deb12-amd64 6.12.117-1~deb12u1
 verified 6.12.117-ftdebug 6.12.117-1~deb12u1
+verified 7.2.12+deb13-amd64 7.2.12-1~bpo13+1
 cat > "$w/registry" <<'EOT'
 6.12.110+deb13-amd64 6.12.110-1
 6.12.115+deb13.1-amd64 6.12.115-2
@@ -34,6 +35,11 @@ cat > "$w/registry" <<'EOT'
 6.12.118+deb13-cloud-amd64 6.12.118-1
 6.12.119+deb13-amd64 6.12.119-1
 6.12.119+deb13-rt-amd64 6.12.119-1
+7.2.11+deb13-amd64 7.2.11-1~bpo13+1
+7.2.12+deb13-amd64 7.2.12-1~bpo13+1
+7.2.13+deb14-amd64 7.2.13-1
+7.3.4+deb13-amd64 7.3.4-1~bpo13+1
+7.3.4+deb13-rt-amd64 7.3.4-1~bpo13+1
 EOT
 
 newer() { FT_NEWER_VERIFIED="$w/verified" FT_NEWER_LIST="$1" scripts/kernels/newer.sh > "$w/out" 2> "$w/err"; }
@@ -46,10 +52,16 @@ has() { grep -qF -- "$1" "$w/out"; }
 newer "$w/registry"; rc=$?
 [ "$rc" = 0 ] && [ "$(wc -l < "$w/out")" = 1 ] && [ ! -s "$w/err" ] && ok=yes || ok=no
 report "one line, exit 0" $ok
-has "kernels-newer: 3 Debian 6.12 build(s) newer than the newest verified ones" && ok=yes || ok=no
-report "counts the three newer builds" $ok
+has "kernels-newer: 5 Debian build(s) newer than the newest verified ones" && ok=yes || ok=no
+report "counts the five newer builds" $ok
 has "6.12.119+deb13-amd64 (6.12.119-1)" && ok=yes || ok=no
-report "lists a build newer than its suite's newest verified one" $ok
+report "lists a build newer than its suite's newest verified one (though a verified Linux 7 build's version is higher)" $ok
+has "7.3.4+deb13-amd64 (7.3.4-1~bpo13+1)" && ok=yes || ok=no
+report "lists a Linux 7 build newer than the newest verified Linux 7 build (though not a 6.12 one)" $ok
+has "7.2.13+deb14-amd64 (7.2.13-1)" && ok=yes || ok=no
+report "lists a Linux 7 build of a suite (unstable's deb14) with no verified build" $ok
+! has "7.2.11+deb13-amd64" && ok=yes || ok=no
+report "leaves out a Linux 7 build older than the newest verified Linux 7 build" $ok
 has "6.12.118+deb12-amd64 (6.12.118-1~deb12u1)" && ok=yes || ok=no
 report "lists a bookworm build newer than bookworm's newest verified one (though not than trixie's)" $ok
 has "6.12.117+deb12-cloud-amd64" && ok=yes || ok=no
@@ -59,9 +71,9 @@ report "leaves out unverified builds older than the newest verified one (a +deb1
 ! has "rt-amd64" && ! has "6.12.118+deb13-amd64 (" && ! has "6.12.117+deb12-amd64 (" && ok=yes || ok=no
 report "leaves out PREEMPT_RT builds and the verified ones" $ok
 
-grep -v -e 6.12.119 -e deb12 "$w/registry" > "$w/registry-old"
+grep -v -e 6.12.119 -e deb12 -e 7.3.4 -e deb14 "$w/registry" > "$w/registry-old"
 newer "$w/registry-old"; rc=$?
-[ "$rc" = 0 ] && has "kernels-newer: none; the registry has no Debian 6.12 build newer than the newest verified ones (6.12.117+deb12-amd64, 6.12.118+deb13-amd64, 6.12.118+deb13-cloud-amd64)" &&
+[ "$rc" = 0 ] && has "kernels-newer: none; the registry has no Debian build newer than the newest verified ones (6.12.117+deb12-amd64, 6.12.118+deb13-amd64, 6.12.118+deb13-cloud-amd64, 7.2.12+deb13-amd64)" &&
 	ok=yes || ok=no
 report "nothing newer: says so, with the newest verified builds, exit 0" $ok
 

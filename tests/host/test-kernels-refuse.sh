@@ -3,9 +3,9 @@
 #
 # Builds foliotune must refuse, each with one line that says why or how to
 # go on, and a non-zero exit (nothing is fetched or written for them):
-# an unverified build, a PREEMPT_RT build, a release that is no Debian 6.12
-# build (make verify-kernel), a kernel tree the trixie build root cannot
-# see (kbuild-run.sh); and make on a box (RUNNING and RUNNING_VERSION play
+# an unverified build, a PREEMPT_RT build, a release that is no Debian
+# 6.12 or Linux 7 build (make verify-kernel), a kernel tree the trixie
+# build root cannot see (kbuild-run.sh); and make on a box (RUNNING and RUNNING_VERSION play
 # one) whose kernel the support check (foliotune support, through
 # scripts/kernels/support.sh) refuses, while a build host keeps building
 # for the default; a box whose headers link leads into the kernel cache
@@ -38,8 +38,8 @@ expect "a PREEMPT_RT build, with the reason" \
 	make -s --no-print-directory KVER=6.12.118+deb13-rt-amd64 module
 expect "verify-kernel of a PREEMPT_RT build" \
 	"refused: PREEMPT_RT" scripts/kernels/verify.sh 6.12.118+deb13-rt-amd64
-expect "verify-kernel of a release that is no Debian 6.12 build" \
-	"is not a Debian 6.12 build" scripts/kernels/verify.sh '6.1.0-57-amd64'
+expect "verify-kernel of a release that is no Debian 6.12 or Linux 7 build" \
+	"is not a Debian 6.12 or Linux 7 build" scripts/kernels/verify.sh '6.1.0-57-amd64'
 # (a +deb13 build runs in the build root only where gcc-14 is missing)
 if command -v gcc-14 > /dev/null; then
 	echo "ok - refuse: a kernel tree the build root cannot see # SKIP gcc-14 here: no build root"
@@ -47,6 +47,13 @@ else
 	expect "a kernel tree the build root cannot see, with the KDIR that works" \
 		"/lib/modules/.*outside what the trixie build root sees.*give KDIR=.*/kernels/${unverified//+/.}/headers/" \
 		scripts/kernels/kbuild-run.sh $unverified make -C /lib/modules/$unverified/build
+	# Headers made by another compiler than the build root's gcc-14.
+	fakek=$(mktemp -d)
+	echo 'CONFIG_CC_VERSION_TEXT="x86_64-linux-gnu-gcc-14 (Debian 14.2.0-99) 14.2.0"' > "$fakek/.config"
+	expect "a build whose headers name another compiler than the build root's: refused, naming both" \
+		"was built by 'x86_64-linux-gnu-gcc-14 \(Debian 14.2.0-99\) 14.2.0', the trixie build root has 'x86_64-linux-gnu-gcc-14 \(Debian " \
+		scripts/kernels/kbuild-run.sh $unverified make -C "$fakek"
+	rm -rf "$fakek"
 fi
 
 # The support check, as make asks it on a box.
@@ -55,7 +62,7 @@ dversion=$(sed -n '/^#define FT_VERIFIED_VERSION/,/"/s/^[^"]*"\(.*\)"$/\1/p' "mo
 # (make check exports KVER, KDIR, KSRC: a box decides them itself)
 box() { env -u KVER -u KDIR -u KSRC make -s --no-print-directory RUNNING="$1" RUNNING_VERSION="$2" "${@:3}"; }
 expect "make on a box running an unverified build: says so, verify it or boot a verified one" \
-	"does not support ${unverified//+/.} .*not verified; verify it: make verify-kernel KVER=${unverified//+/.} .*boot a verified build: .*${default//+/.}" \
+	"does not support ${unverified//+/.} .*not verified; verify it: make verify-kernel KVER=${unverified//+/.} .*boot a verified build \('foliotune support -l' lists them\)" \
 	box "$unverified" '#1 SMP PREEMPT_DYNAMIC Debian 6.12.0-1 (2026-01-01)'
 expect "make install on a box running a verified release with another version string" \
 	"does not support ${default//+/.} .*was verified on version .*, not this one; verify this build: make verify-kernel KVER=${default//+/.}" \

@@ -57,7 +57,7 @@ printf 'q 1\nx 5\ny 5\nz 5\n' > "$times"
 alone=$(awk '$1 == "start" && $2 == "q" { print $4 }' "$w/l2/events")
 check_eq "schedule: a quiet job starts with no other job running" 0 "$alone"
 beside=$(awk '$1 == "start" && $2 != "q" { print $3 }' "$w/l2/events" | sort -n | head -1)
-qend=$(awk '$1 == "start" && $2 == "q" { print $3 + 0.4 }' "$w/l2/events")
+qend=$(awk '$1 == "start" && $2 == "q" { printf "%.6f\n", $3 + 0.4 }' "$w/l2/events")
 check "schedule: ... and no job starts beside it" awk -v a="$beside" -v b="$qend" 'BEGIN { exit !(a >= b - 0.05) }'
 
 # a job that dies: one failure line in its part, the others' results kept

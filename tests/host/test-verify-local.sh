@@ -75,13 +75,29 @@ verify "without FT_TEST_BOX=1: one line, asks for it or FT_VERIFY_LOCAL=0" \
 verify "without root: one line, run as root" \
 	"^verify-kernel $kre: .*run as root \(sudo FT_TEST_BOX=1 make verify-kernel\)$" FT_VERIFY_UID=1000
 fake "${dkver%-amd64}-rt-amd64"
-verify "a PREEMPT_RT build (release): refused in one line" "^verify-kernel .*-rt-amd64: refused: PREEMPT_RT .*boot a Debian 6.12 build without -rt$"
+verify "a PREEMPT_RT build (release): refused in one line" "^verify-kernel .*-rt-amd64: refused: PREEMPT_RT .*boot a Debian build without -rt$"
 fake "$kver" "#1 SMP PREEMPT_RT Debian $dpkg (2026-11-20)"
 verify "a PREEMPT_RT build (version string): refused in one line" "^verify-kernel $kre: refused: PREEMPT_RT "
 fake
 rm "$root/boot/vmlinuz-$kver"
 verify "the running kernel's /boot image missing: names it and the reinstall" \
 	"^verify-kernel $kre: $root/boot/vmlinuz-$kre is missing: .*apt-get install --reinstall linux-image-$kre"
+# A Linux 7 box: Debian installs image and config under
+# /usr/lib/modules/REL/ (/boot has them only from linux-base's legacy-boot
+# hook).  Found there, the run goes on to the source package, which for
+# Linux 7.3 is linux-source-7.3 (the mirror does not answer).
+k7=7.3.4+deb13-fttest-amd64
+fake "$k7" "#1 SMP PREEMPT_DYNAMIC Debian 7.3.4-1~bpo13+1 (2026-11-15)"
+mkdir -p "$root/usr/lib/modules/$k7"
+mv "$root/boot/vmlinuz-$k7" "$root/boot/config-$k7" "$root/usr/lib/modules/$k7/"
+mv "$root/usr/lib/modules/$k7/vmlinuz-$k7" "$root/usr/lib/modules/$k7/vmlinuz"
+mv "$root/usr/lib/modules/$k7/config-$k7" "$root/usr/lib/modules/$k7/config"
+verify "a Linux 7 box, image and config under /usr/lib/modules/REL/ only: found there; its source is linux-source-7.3" \
+	"^verify-kernel ${k7//+/\\+}: the source package linux-source-7\.3 7\.3\.4-1~bpo13\+1 cannot be fetched"
+rm "$root/usr/lib/modules/$k7/config"
+verify "a Linux 7 box without its config anywhere: names the missing file" \
+	"^verify-kernel ${k7//+/\\+}: $root/boot/config-${k7//+/\\+} is missing: "
+rm -rf "build/verify/$k7" "build/kcopy/$k7"
 fake
 echo 6.12.0+deb13-amd64 > "$root/proc/sys/kernel/osrelease"
 out=$(FT_VERIFY_ROOT="$root" FT_CACHE="$cache" FT_VERIFY_LOCAL=1 scripts/kernels/verify.sh "$kver" 2>&1)

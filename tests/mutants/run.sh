@@ -13,6 +13,9 @@
 #              contains this text, or "console-gate" for a kernel error on
 #              the console (vmrun 252, or 251 when it crashed the box)
 #   Timeout: seconds for the boot (optional, default 1200)
+#   Kver: the kernel build to boot and build the mutant for (optional,
+#         default KVER): a bug in code only that build's generation
+#         compiles (Linux 7's arm of the kernel's own code)
 # In the box the mutant is bind-mounted over module/foliotune.ko (or
 # userspace/foliotune), so every test that loads "the" module or runs "the"
 # CLI gets the mutant (the host's files are not touched).  A mutant is
@@ -46,14 +49,14 @@ fi
 fields() { sed -n "/^diff /q; s/^$1: *//p" "$2"; }
 field() { fields "$1" "$2" | head -1; }
 
-# boot LOG-NAME ENV -- COMMAND: one boot of the box, results in $logs/NAME.tap;
-# sets rc.
+# boot LOG-NAME ENV TIMEOUT KVER -- COMMAND: one boot of the box, results
+# in $logs/NAME.tap; sets rc.
 boot() {
-	local name=$1 env=$2 tmo=$3; shift 4
+	local name=$1 env=$2 tmo=$3 kver=$4; shift 5
 	local vmenv=() e
 	for e in $env; do vmenv+=(-e "$e"); done
 	rm -f "$logs/rundir-$name"
-	vm_boot "$repo/build/vm/xfs-mutant-$name.img" 1G -k "$KVER" -q -t "$tmo" -l "$logs/console-$name.log" \
+	vm_boot "$repo/build/vm/xfs-mutant-$name.img" 1G -k "$kver" -q -t "$tmo" -l "$logs/console-$name.log" \
 		-R "$logs/rundir-$name" "${vmenv[@]}" -- "$@" > "$logs/$name.out" 2>&1
 	rc=$?
 	local rundir
@@ -70,23 +73,26 @@ inputs=$(tests/lanes.sh hash mutants)
 caught=0 missed=0 sides=0 t0=$(date +%s)
 : > "$logs/results.tap"
 
-# Control boots: the mutants' tests on the unmodified tree, one per Env
-# ("-" stands for none: an associative array has no empty key).
+# Control boots: the mutants' tests on the unmodified tree, one per Kver
+# and Env ("KVER|ENV": an associative array has no empty key).  A build
+# other than KVER boots its own module (build/modules/KVER/, make
+# modules-all).
 declare -A ctl_tests=()
 for m in "${names[@]}"; do
 	p=tests/mutants/$m.patch
-	key=$(field Env "$p")
-	key=${key:--}
+	kv=$(field Kver "$p")
+	key="${kv:-$KVER}|$(field Env "$p")"
 	for t in $(field Tests "$p"); do
 		case " ${ctl_tests[$key]:-} " in *" $t "*) ;; *) ctl_tests[$key]="${ctl_tests[$key]:-} $t" ;; esac
 	done
 done
-# control_job N ENV TESTS: one control boot; its line in $SCHED_PART.
+# control_job N KVER ENV TESTS: one control boot; its line in $SCHED_PART.
 control_job() {
-	local n=$1 env=$2 tests=$3 m0 bad
+	local n=$1 kv=$2 env=$3 tests=$4 m0 bad ctl_ko=
 	m0=$(date +%s)
+	[ "$kv" != "$KVER" ] && ctl_ko="FT_KO=$repo/build/modules/$kv/foliotune.ko"
 	# shellcheck disable=SC2086  # a list of scripts
-	boot "control-$n" "$env" 1800 -- "bash tests/guest/suite.sh $tests"
+	boot "control-$n" "$env $ctl_ko" 1800 "$kv" -- "bash tests/guest/suite.sh $tests"
 	bad=$(grep -c '^not ok' "$logs/control-$n.tap")
 	if [ "$rc" != 0 ] || [ "$bad" != 0 ] || ! grep -q '^ok' "$logs/control-$n.tap"; then
 		echo "not ok - control $n (${env:-no Env}:$tests): vmrun exit $rc, $bad failed # see $logs/control-$n.out"
@@ -110,7 +116,7 @@ n=0
 for key in "${!ctl_tests[@]}"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086  # a list of scripts
-	sched_add "control-$n" "$(is_quiet ${ctl_tests[$key]})" control_job "$n" "${key#-}" "${ctl_tests[$key]}"
+	sched_add "control-$n" "$(is_quiet ${ctl_tests[$key]})" control_job "$n" "${key%%|*}" "${key#*|}" "${ctl_tests[$key]}"
 done
 sched_run
 grep -hE '^(not )?ok - |^#   ' "$logs"/parts/control-*.tap >> "$logs/results.tap"
@@ -122,7 +128,7 @@ fi
 # mutant_job NAME: one mutant's boot; its line (and side catches) in
 # $SCHED_PART.
 mutant_job() {
-	local m=$1 p what tests env tmo by art target m0 took how side kind named line
+	local m=$1 p what tests env tmo kv mko by art target m0 took how side kind named line
 	exec > "$SCHED_PART"
 	echo "# run plan: mutant-$m 1"
 	p=tests/mutants/$m.patch
@@ -130,6 +136,8 @@ mutant_job() {
 	tests=$(field Tests "$p")
 	env=$(field Env "$p")
 	tmo=$(field Timeout "$p")
+	kv=$(field Kver "$p")
+	kv=${kv:-$KVER}
 	mapfile -t by < <(fields Caught-by "$p")
 	if [ -r "build/mutants/$m/foliotune.ko" ]; then
 		art=build/mutants/$m/foliotune.ko target=module/foliotune.ko
@@ -141,7 +149,11 @@ mutant_job() {
 		echo "not ok - mutant $m: missed # not built ($art), or no Tests: or Caught-by: line"
 		return
 	fi
-	boot "$m" "$env" "${tmo:-1200}" -- \
+	mko=
+	if [ "$kv" != "$KVER" ] && [ "$target" = module/foliotune.ko ]; then
+		target=build/modules/$kv/foliotune.ko mko="FT_KO=$repo/$target"
+	fi
+	boot "$m" "$env $mko" "${tmo:-1200}" "$kv" -- \
 		"mount --bind '$repo/$art' '$repo/$target' && cmp -s '$repo/$art' '$repo/$target' ||
 			{ echo 'cannot bind the mutant'; exit 3; }
 		 bash tests/guest/suite.sh $tests"

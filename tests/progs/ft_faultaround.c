@@ -16,7 +16,8 @@
  *       accessed state of its pages (touch, /proc/self/clear_refs,
  *       MADV_DONTNEED), then read one byte of page PAGE: one read fault.
  *       Prints "rss_kb=N referenced_kb=N" from /proc/self/smaps and the
- *       deltas of foliotune's fa_* counters around the fault.  "pageout":
+ *       deltas of foliotune's fa_* counters around the fault (Linux 7 maps
+ *       a large folio whole: fa_pages_beyond_window).  "pageout":
  *       then MADV_PAGEOUT the mapping and print the fa_unmap_* and
  *       unmap_calls deltas and rss_after_kb.
  *   ft_faultaround verify FILE SECONDS
@@ -53,10 +54,13 @@
 #define VMSTAT "/sys/kernel/debug/foliotune/vmstat"
 #define MAP_LEN FT_MB
 
+/* The fault's counters (NFAULT of them), then the pageout's. */
 static const char * const counters[] = {
 	"fa_events", "fa_pages_mapped", "fa_pages_mapped_old", "fa_read_faults",
+	"fa_pages_beyond_window", "fa_fault_folio_pages",
 	"fa_unmap_young_ptes", "fa_unmap_old_ptes", "unmap_calls",
 };
+#define NFAULT	6
 #define NCOUNTERS FT_ARRAY_SIZE(counters)
 
 static void die(const char *what)
@@ -201,14 +205,14 @@ static int cmd_fault(const char *path, long page, int pageout)
 	rss = ft_smaps_kb(p, "Rss");
 	ref = ft_smaps_kb(p, "Referenced");
 	printf("rss_kb=%ld referenced_kb=%ld", rss, ref);
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < NFAULT; i++)
 		printf(" %s=%ld", counters[i], after[i] - before[i]);
 	if (pageout) {
 		read_counters(before);
 		if (madvise(p, MAP_LEN, MADV_PAGEOUT))
 			die("madvise(MADV_PAGEOUT)");
 		read_counters(after);
-		for (i = 4; i < NCOUNTERS; i++)
+		for (i = NFAULT; i < NCOUNTERS; i++)
 			printf(" %s=%ld", counters[i], after[i] - before[i]);
 		printf(" rss_after_kb=%ld", ft_smaps_kb(p, "Rss"));
 	}

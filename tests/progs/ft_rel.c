@@ -828,10 +828,10 @@ static int cmd_pin(const char *kind, const char *dir, int secs)
 static int cmd_flip(const char *dir, int secs, int nonly, char **only)
 {
 	static const struct { const char *name; unsigned int kind; } knobs[] = {
-		{ "unmap_batch", 2 }, { "fault_around_auto", 2 }, { "fault_around_mkold", 3 },
+		{ "unmap_batch", 3 }, { "fault_around_auto", 2 }, { "fault_around_mkold", 3 },
 		{ "fault_around_bytes", 0 }, { "fault_around_auto_max_bytes", 0 },
 		{ "reclaim_probes", 2 }, { "fault_around_auto_age", 2 },
-		{ "referenced_batch", 2 },
+		{ "referenced_batch", 3 },
 	};
 	unsigned long flips = 0, refused = 0, rounds = 0;
 	double t0 = ft_now(), end = secs > 0 ? t0 + secs : 1e300;

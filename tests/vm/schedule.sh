@@ -78,6 +78,7 @@ sched_kill_all() {
 	for pid in "${!sched_running[@]}"; do
 		kill -KILL -- "-$pid" 2>/dev/null
 	done
+	set +m	# no "Terminated" line per job
 	wait 2>/dev/null
 	exit 130
 }

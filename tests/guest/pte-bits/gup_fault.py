@@ -9,7 +9,11 @@ MADV_PAGEOUT it and print the deltas of foliotune's fa_unmap_young_ptes and
 fa_unmap_old_ptes (and unmap_calls, and the pages still mapped after it:
 the premise that reclaim unmapped them): the accessed bits exactly as the
 fault (and fault-around) wrote them (MADV_PAGEOUT does not clear them; smaps Referenced would not
-do: get_user_pages() marks the faulting folio PG_referenced)."""
+do: get_user_pages() marks the faulting folio PG_referenced).  Also
+"window_folio=1" when the 64K-aligned 16 pages around PAGE are mapped, after
+the fault, by one large folio (consecutive PFNs, compound pages, no head
+after the first): then fault-around mapped them in one run that holds the
+faulting page."""
 import ctypes
 import mmap
 import os
@@ -48,6 +52,26 @@ def counters():
         return dict((k, int(v)) for k, v in (line.split() for line in f))
 
 
+def window_folio():
+    """1 if the 16 PTEs of PAGE's 64K window map one large folio."""
+    first = (start + page * 4096) & ~0xffff
+    with open("/proc/self/pagemap", "rb") as f:
+        f.seek(first // 4096 * 8)
+        pm = [int.from_bytes(f.read(8), "little") for _ in range(16)]
+    if not all(e >> 63 for e in pm):
+        return 0
+    pfns = [e & ((1 << 55) - 1) for e in pm]
+    if any(q != pfns[0] + k for k, q in enumerate(pfns)):
+        return 0
+    head, tail = 1 << 15, 1 << 16     # KPF_COMPOUND_HEAD, KPF_COMPOUND_TAIL
+    with open("/proc/kpageflags", "rb") as f:
+        f.seek(pfns[0] * 8)
+        fl = [int.from_bytes(f.read(8), "little") for _ in range(16)]
+    return int(all(x & (head | tail) for x in fl) and
+               not any(x & head for x in fl[1:]))
+
+
+wf = window_folio()
 c0 = counters()
 if libc.madvise(start, size, 21):   # MADV_PAGEOUT
     sys.exit("madvise: " + os.strerror(ctypes.get_errno()))
@@ -56,7 +80,7 @@ with open("/proc/self/pagemap", "rb") as f:
     f.seek(start // 4096 * 8)
     pm = f.read(8 * (size // 4096))
 mapped = sum(pm[i * 8 + 7] >> 7 for i in range(size // 4096))
-print("rss_kb=%s young=%d old=%d calls=%d mapped_after=%d" % (
-    rss, c1["fa_unmap_young_ptes"] - c0["fa_unmap_young_ptes"],
+print("rss_kb=%s window_folio=%d young=%d old=%d calls=%d mapped_after=%d" % (
+    rss, wf, c1["fa_unmap_young_ptes"] - c0["fa_unmap_young_ptes"],
     c1["fa_unmap_old_ptes"] - c0["fa_unmap_old_ptes"],
     c1["unmap_calls"] - c0["unmap_calls"], mapped))

@@ -40,7 +40,8 @@ test (tests/guest/test-unmap-pte-bits.sh) checks them.  Needs root.
                 folio zapped, order-0 pages too), accessed state cleared,
                 then memory.reclaim: every such folio reclaim unmaps is a
                 run of one PTE of a large folio (unmap_batch_order0, and
-                unmap_nobatch_partial or, with unmap_batch=0, _off).
+                unmap_nobatch_partial or, with unmap_batch=2, _off; with
+                0, on Linux 7, the kernel's own: unmap_kernel_*).
   pager FILE S  a workload, not a check: for S seconds, read FILE through a
                 shared mapping and MADV_PAGEOUT it, again and again
                 (tests/guest/test-cli.sh unloads under it).
@@ -452,12 +453,16 @@ def case_single(path):
     gone = sum(1 for i in keep if not present(pm[i]))
     d = {k: c1[k] - c0[k] for k in c1}
     print("large=%d mapped=%d gone=%d calls=%d single=%d small=%d hugetlb=%d "
-          "order0=%d partial=%d off=%d batches=%d nonpresent=%d" % (
+          "order0=%d partial=%d off=%d batches=%d nonpresent=%d "
+          "ksingle=%d ksmall=%d khugetlb=%d korder0=%d kpartial=%d kbatches=%d" % (
               large, mapped0, gone, d["unmap_calls"], d["unmap_single_ptes"],
               d["unmap_nobatch_small"], d["unmap_nobatch_hugetlb"],
               d["unmap_batch_order0"], d["unmap_nobatch_partial"],
               d["unmap_nobatch_off"], d["unmap_batches"],
-              d["unmap_nobatch_nonpresent"]))
+              d["unmap_nobatch_nonpresent"],
+              d["unmap_kernel_single_ptes"], d["unmap_kernel_nobatch_small"],
+              d["unmap_kernel_nobatch_hugetlb"], d["unmap_kernel_batch_order0"],
+              d["unmap_kernel_nobatch_partial"], d["unmap_kernel_batches"]))
 
 
 def case_near(path):

@@ -335,7 +335,7 @@ def main():
     if dec2 is not None:
         out.append("decisions2=" + dec2)
     for k in sorted(c1):
-        if k.startswith("referenced_") or k.startswith("unmap_"):
+        if k.startswith(("referenced_", "unmap_", "pageref_")):
             out.append("%s=%d" % (k, c1[k] - c0.get(k, 0)))
     print(" ".join(out))
 

@@ -20,8 +20,10 @@
 #
 # Part 2: each cycle: insmod + transition, random values for every knob
 # (static-key flips while the workloads reclaim), 0.1-0.5 s of
-# the replacement running (unmap_batch alternates: the cycles with 1 must
-# batch, the others must not and take unmap_nobatch_off), disable + transition +
+# the replacement running (unmap_batch turns through its arms: the cycles
+# with 1 must batch, those with 2 must not and take unmap_nobatch_off, those
+# with 0 must not batch either and run the kernel's own code: on 6.12 what
+# 2 does, on Linux 7 its own runs, unmap_kernel_*), disable + transition +
 # rmmod.  Every load and
 # unload must finish within FT_REL_BOUND_S (default 60), nothing may be left
 # behind (debugfs directory, /sys/kernel/livepatch/foliotune, the module),
@@ -49,8 +51,8 @@ else
 fi
 case_args=()
 for c in $cases; do case_args+=(-c "$c"); done
-# zram; part 1: the ft_integrity cases and 8 lines; part 2: 10 lines.
-plan $((1 + $("$FT_REPO/tests/progs/ft_integrity" -r memcg,pageout "${case_args[@]}" -P) + 8 + 10))
+# zram; part 1: the ft_integrity cases and 8 lines; part 2: 11 lines.
+plan $((1 + $("$FT_REPO/tests/progs/ft_integrity" -r memcg,pageout "${case_args[@]}" -P) + 8 + 11))
 if [ ! -x "$FT_RELBIN" ]; then
 	not_ok "cycles: ft_rel built" "$FT_RELBIN missing (make progs)"
 	exit 0
@@ -105,9 +107,11 @@ load2=$!
 sleep 2
 : > "$w/load_ms"; : > "$w/unload_ms"
 bad=0 leftovers=0 done_n=0 t0=$(date +%s) calls=0
-# Over the cycles, by the unmap_batch value each drew: unmap calls,
-# batches and unmap_nobatch_off, counted from after the knob writes.
-n1=0 calls1=0 batches1=0 n0=0 calls0=0 batches0=0 off0=0
+# Over the cycles, by the unmap_batch arm each took: unmap calls, batches,
+# unmap_nobatch_off and the kernel's own runs, counted from after the knob
+# writes.
+n1=0 calls1=0 batches1=0 n2=0 calls2=0 batches2=0 off2=0
+n0=0 calls0=0 batches0=0 off0=0 kruns0=0
 for i in $(seq "$cycles"); do
 	if [ "$duration" -gt 0 ] && [ $(( $(date +%s) - t0 )) -ge "$duration" ] && [ "$i" -gt "$min_cycles" ]; then
 		echo "# duration of $duration s reached after $((i - 1)) cycles"
@@ -121,7 +125,7 @@ for i in $(seq "$cycles"); do
 	for f in "$FT_DEBUGFS"/*; do
 		v=$(knob_random_value "${f##*/}") && echo "$v" > "$f"
 	done
-	echo $((i % 2)) > "$FT_DEBUGFS/unmap_batch"	# both modes, whatever the draw
+	echo $((i % 3)) > "$FT_DEBUGFS/unmap_batch"	# every arm, whatever the draw
 	# a call already running when the knob flipped ends in its old mode
 	sleep 0.1
 	ub=$(cat "$FT_DEBUGFS/unmap_batch")
@@ -132,9 +136,14 @@ for i in $(seq "$cycles"); do
 	c=$(rel_delta "$w/k0" "$w/k1" unmap_calls) nb=$(rel_delta "$w/k0" "$w/k1" unmap_batches)
 	if [ "$ub" = 1 ]; then
 		n1=$((n1 + 1)) calls1=$((calls1 + c)) batches1=$((batches1 + nb))
+	elif [ "$ub" = 2 ]; then
+		n2=$((n2 + 1)) calls2=$((calls2 + c)) batches2=$((batches2 + nb))
+		off2=$((off2 + $(rel_delta "$w/k0" "$w/k1" unmap_nobatch_off)))
 	else
 		n0=$((n0 + 1)) calls0=$((calls0 + c)) batches0=$((batches0 + nb))
 		off0=$((off0 + $(rel_delta "$w/k0" "$w/k1" unmap_nobatch_off)))
+		kruns0=$((kruns0 + $(rel_delta "$w/k0" "$w/k1" unmap_kernel_batches) + \
+			$(rel_delta "$w/k0" "$w/k1" unmap_kernel_single_ptes)))
 	fi
 	if ! ms=$(ft_unload_timed "$bound"); then
 		bad=$((bad + 1)); echo "# cycle $i: unload did not finish within $bound s ($ms)"
@@ -166,8 +175,15 @@ fi
 check "cycles: the replacement ran while loaded (unmap_calls summed over cycles: $calls)" test "$calls" -gt 0
 check "cycles: the $n1 cycles with unmap_batch=1 batched (unmap_batches +$batches1 over $calls1 calls)" \
 	test "$n1" -gt 0 -a "$batches1" -gt 0
-check "cycles: the $n0 cycles with unmap_batch=0 did not (unmap_batches +$batches0, unmap_nobatch_off +$off0 over $calls0 calls)" \
-	test "$n0" -gt 0 -a "$batches0" = 0 -a "$off0" -gt 0
+check "cycles: the $n2 cycles with unmap_batch=2 did not (unmap_batches +$batches2, unmap_nobatch_off +$off2 over $calls2 calls)" \
+	test "$n2" -gt 0 -a "$batches2" = 0 -a "$off2" -gt 0
+if ft_linux7; then
+	check "cycles: the $n0 cycles with unmap_batch=0 ran the kernel's own code (its runs +$kruns0; unmap_batches +$batches0, unmap_nobatch_off +$off0 over $calls0 calls)" \
+		test "$n0" -gt 0 -a "$batches0" = 0 -a "$off0" = 0 -a "$kruns0" -gt 0
+else
+	check "cycles: the $n0 cycles with unmap_batch=0 did not batch: 6.12's own code is per PTE (unmap_batches +$batches0, unmap_nobatch_off +$off0 over $calls0 calls)" \
+		test "$n0" -gt 0 -a "$batches0" = 0 -a "$off0" -gt 0
+fi
 sed 's/^/# memcg workload: /' "$w/load1" | tail -3
 sed 's/^/# pageout workload: /' "$w/load2" | tail -3
 check_eq "cycles: memcg-reclaimed workload data intact" 0 "$rc1"

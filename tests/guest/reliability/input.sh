@@ -149,8 +149,8 @@ check_eq "input: racing insmods: loads counter 1" 1 "$(ft_counter loads)"
 
 # ---- unloading while the CLI and shells read counters -------------------------------
 
-"$FT_CLI" stat -i 0.2 > "$w/stat" 2> "$w/stat.err" & sp=$!
-"$FT_CLI" -j stat -i 0.3 > "$w/statj" 2> "$w/statj.err" & sj=$!
+"$FT_CLI" counters -i 0.2 > "$w/stat" 2> "$w/stat.err" & sp=$!
+"$FT_CLI" -j counters -i 0.3 > "$w/statj" 2> "$w/statj.err" & sj=$!
 # (20 ms pauses: a second vCPU kept 100% busy makes every livepatch
 # transition slow under TCG, see tests/guest/reliability/README.md)
 ( while :; do cat "$FT_DEBUGFS/vmstat" > /dev/null 2>&1; sleep 0.02; done ) & cp1=$!
@@ -250,7 +250,7 @@ check_eq "input: knob unchanged after CLI garbage" 1 "$(cat "$FT_DEBUGFS/unmap_b
 expect_rc "input: CLI get of a 100 kB knob name is a usage error" 1 "$FT_CLI" get "$long"
 expect_rc "input: CLI set with a path-like knob name is a usage error" 1 "$FT_CLI" set ../../kernel/x 1
 for i in 0 -1 abc 1e9 nan; do
-	expect_rc "input: CLI stat -i '$i' is a usage error" 1 "$FT_CLI" stat -i "$i" -c 1
+	expect_rc "input: CLI counters -i '$i' is a usage error" 1 "$FT_CLI" counters -i "$i" -c 1
 done
 head -c 65536 /dev/urandom > "$w/garbage.rec"
 printf '{"foliotune_record": ' > "$w/trunc.rec"

@@ -99,7 +99,7 @@ for i in $(seq "$cycles"); do
 	sleep 1
 	for f in "$FT_DEBUGFS"/*; do cat "$f" > /dev/null; done
 	"$FT_CLI" status > /dev/null 2>&1
-	"$FT_CLI" stat > /dev/null 2>&1
+	"$FT_CLI" counters > /dev/null 2>&1
 	calls=$((calls + $(ft_counter unmap_calls)))
 	batches=$((batches + $(ft_counter unmap_batches)))
 	# The odd cycles' premises: the kprobes armed, the tuner stepping.

@@ -16,8 +16,8 @@ now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 # a knob the loaded module does not provide has no file and is skipped).
 knob_random_value() {
 	case $1 in
-	unmap_batch|referenced_batch|fault_around_auto|reclaim_probes) echo $((RANDOM % 2)) ;;
-	fault_around_mkold) echo $((RANDOM % 3)) ;;
+	fault_around_auto|reclaim_probes) echo $((RANDOM % 2)) ;;
+	unmap_batch|referenced_batch|fault_around_mkold) echo $((RANDOM % 3)) ;;
 	fault_around_bytes|fault_around_auto_max_bytes)
 		echo $(( 4096 << (RANDOM % 10) )) ;;	# 4K .. 2M, powers of two
 	*) return 1 ;;
@@ -241,7 +241,7 @@ rel_delta() {
 # results.  Each needs unmap_calls to have moved (an identity over nothing
 # proves nothing); "order0" also needs unmap_batch_order0 to have moved
 # (the part unmapped large folios singly: with unmap_batch flipping, the
-# knob's 0).  One snapshot serves all three; a snapshot taken while an
+# knob's 2, and 0 on 6.12).  One snapshot serves all three; a snapshot taken while an
 # unmap was counting is taken again, up to 5 times.
 rel_identities() {
 	local label=$1 b=$2 a=$2.after need=${3:-} i calls single nb ob batches o0 sm ht
@@ -276,7 +276,7 @@ rel_identities() {
 # rel_batched LABEL BEFORE on|flip: batching happened since BEFORE:
 # unmap_batches moved and 2 <= unmap_batched_ptes / unmap_batches <= 512
 # (identity (4)); "flip" (unmap_batch flipping): unmap_nobatch_off, the
-# knob's 0, moved as well.  One result.
+# knob's 2 (and 0 on 6.12), moved as well.  One result.
 rel_batched() {
 	local label=$1 b=$2 mode=$3 a=$2.batched n p off
 	ft_counters_snapshot "$a"

@@ -58,8 +58,8 @@ else not_ok "lockdown: status says the kernel is locked down" "no lockdown in it
 check_eq "lockdown: status under lockdown exits 2 (runtime error: knobs unavailable)" 2 "$rc"
 expect_lockdown "lockdown: 'foliotune get' exits 2 and says locked down" "$FT_CLI" get unmap_batch
 expect_lockdown "lockdown: 'foliotune set' exits 2 and says locked down" "$FT_CLI" set unmap_batch 1
-"$FT_CLI" stat > "$w/out" 2>&1; rc=$?
-check_eq "lockdown: 'foliotune stat' is a runtime error (exit 2: no module)" 2 "$rc"
+"$FT_CLI" counters > "$w/out" 2>&1; rc=$?
+check_eq "lockdown: 'foliotune counters' is a runtime error (exit 2: no module)" 2 "$rc"
 "$FT_CLI" unload > "$w/out" 2>&1; rc=$?
 check_eq "lockdown: 'foliotune unload' with nothing loaded is fine" 0 "$rc"
 check_kernel_clean "lockdown: kernel log clean" "$mark"

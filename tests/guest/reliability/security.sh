@@ -16,7 +16,7 @@
 #  - lockdown raised to integrity while loaded: knobs are refused (EPERM),
 #    vmstat/build stay readable (read-only debugfs files are allowed),
 #    `foliotune get/set/status` fail with exit 2 and say "locked down",
-#    `foliotune stat` still works, unload still works, load is refused
+#    `foliotune counters` still works, unload still works, load is refused
 #    with a lockdown message.
 . "$(dirname "$0")/../../lib.sh"
 . "$FT_REPO/tests/guest/reliability/lib.sh"
@@ -112,8 +112,8 @@ sed 's/^/#   /' "$w/out"
 if grep -qi 'locked down\|lockdown' "$w/out"; then ok "security: status says the kernel is locked down"
 else not_ok "security: status says the kernel is locked down" "no lockdown in its output"; fi
 check_eq "security: status under lockdown exits 2 (runtime error: knobs unavailable)" 2 "$rc"
-"$FT_CLI" stat > "$w/out" 2>&1; rc=$?
-check_eq "security: under lockdown 'foliotune stat' (vmstat is read-only) still works" 0 "$rc"
+"$FT_CLI" counters > "$w/out" 2>&1; rc=$?
+check_eq "security: under lockdown 'foliotune counters' (vmstat is read-only) still works" 0 "$rc"
 "$FT_CLI" unload > "$w/out" 2>&1; rc=$?
 check_eq "security: under lockdown 'foliotune unload' works" 0 "$rc"
 check "security: nothing left after the unload under lockdown" ft_nothing_left

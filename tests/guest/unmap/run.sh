@@ -1,21 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# tests/guest/unmap/run.sh - batched-unmap tests, run INSIDE the 6.12 guest
-# as root, with foliotune.ko loaded (the knob parts report "not ok" if it is
-# not).  Builds nothing: the programs are built on the host into tests/progs/.
+# tests/guest/unmap/run.sh - batched-unmap tests, run INSIDE the guest (6.12
+# or Linux 7) as root, with foliotune.ko loaded (the knob parts report "not
+# ok" if it is not).  Builds nothing: the programs are built on the host
+# into tests/progs/.
 #
-#  1. ft_integrity over the case table with unmap_batch=1, =0, and with a
-#     background loop flipping the knob every FT_FLIP_MS (100) ms; each case
-#     proves from foliotune's counters that reclaim reached try_to_unmap_one
-#     and took the path the case is for (ft_integrity -U), and checks the
-#     PTEs foliotune counted against the page tables;
+#  1. ft_integrity over the case table with each arm of unmap_batch (1
+#     foliotune's batching, 0 the kernel's own code, 2 one PTE at a time),
+#     and with a background loop turning the knob through them every
+#     FT_FLIP_MS (100) ms; each case proves from foliotune's counters that
+#     reclaim reached try_to_unmap_one and took the path the case is for
+#     (ft_integrity -U), and checks the PTEs foliotune counted against the
+#     page tables;
 #  2. after each pass: unmap_calls moved over the pass and the counters'
-#     bookkeeping identities below hold; the flipping pass saw both modes;
+#     bookkeeping identities below hold; the flipping pass saw every arm;
 #  3. unmap_batch=1 really batches: a PTE-mapped 2 MiB file folio, fully
 #     mapped and reclaimed through a memcg, moves unmap_batch_order9 (one
 #     batch of 512) and no large-folio PTE is unmapped singly; with
-#     unmap_batch=0 the same run moves unmap_nobatch_off instead;
+#     unmap_batch=2 the same run moves unmap_nobatch_off instead; with 0,
+#     on Linux 7 the kernel's own batch of 512 (unmap_kernel_batch_order9),
+#     on 6.12 what 2 does;
 #  4. no BUG/WARNING/Bad page/Bad rss-counter lines appeared in dmesg.
 #
 # What the guest must provide:
@@ -49,7 +54,13 @@ IDENTITIES=(
 	"unmap_single_ptes = unmap_nobatch_*"
 	"unmap_batches = unmap_batch_order[1-9]"
 	"unmap_batched_ptes >= 2*unmap_batches"
+	"unmap_kernel_single_ptes = unmap_kernel_nobatch_*"
+	"unmap_kernel_batches = unmap_kernel_batch_order[1-9]"
+	"unmap_kernel_batched_ptes >= 2*unmap_kernel_batches"
 )
+# Linux 7 batches in its own try_to_unmap_one(): arm 0 is not per PTE.
+LINUX7=0
+(( $(uname -r | cut -d. -f1) >= 7 )) && LINUX7=1
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 PROGS=${FT_PROGS:-$(cd "$HERE/../../progs" 2>/dev/null && pwd)}
@@ -74,8 +85,9 @@ not_ok() { FAIL=$((FAIL + 1)); echo "not ok - $1 # $2"; }
 skip()   { SKIPPED=$((SKIPPED + 1)); echo "ok - $1 # SKIP $2"; }
 diag()   { echo "# $*"; }
 
-# flip_start [FIRST [MS]]: flip unmap_batch every MS (default FLIP_MS)
-# milliseconds, starting with FIRST (default 0), until flip_stop; MS 0
+# flip_start [FIRST [MS]]: turn unmap_batch through its arms (0, 1, 2)
+# every MS (default FLIP_MS) milliseconds, starting with FIRST (default
+# 0), until flip_stop; MS 0
 # flips as fast as the shell writes (one vCPU busy).  The count goes to a
 # file at every flip, or every 64 flips without sleeping (renamed into
 # place: the kill may land mid-write).  A TERM trap that wrote it once
@@ -87,7 +99,7 @@ flip_start() {
 		interval=$(awk -v ms="$ms" 'BEGIN { printf "%.3f", ms / 1000 }')
 		while :; do
 			echo $v >"$KNOB" || exit 1
-			n=$((n + 1)) v=$((1 - v))
+			n=$((n + 1)) v=$(((v + 1) % 3))
 			if ((ms > 0 || n % 64 == 0)); then
 				echo $n >"$TMP/flips.new" && mv "$TMP/flips.new" "$TMP/flips"
 			fi
@@ -252,7 +264,7 @@ run_integrity() {	# label expect(-U) [extra ft_integrity args]
 # the counter deltas.
 batch_check() {
 	local val=$1 label="batch-check/unmap_batch=$1" rc
-	local d9 doff dsingle dsmall dbatches
+	local d9 doff dsingle dsmall dbatches dk9 dkb
 	local -A B
 	echo "$val" >"$KNOB" || { not_ok "$label" "cannot write $KNOB"; return; }
 	read_counters || { not_ok "$label" "cannot read $VMSTAT"; return; }
@@ -267,10 +279,19 @@ batch_check() {
 	dsingle=$((CNT[unmap_single_ptes] - B[unmap_single_ptes]))
 	dsmall=$((CNT[unmap_nobatch_small] - B[unmap_nobatch_small]))
 	dbatches=$((CNT[unmap_batches] - B[unmap_batches]))
+	dk9=$((CNT[unmap_kernel_batch_order9] - B[unmap_kernel_batch_order9]))
+	dkb=$((CNT[unmap_kernel_batches] - B[unmap_kernel_batches]))
 	diag "deltas: unmap_batch_order9 +$d9, unmap_batches +$dbatches, unmap_single_ptes +$dsingle" \
-	     "(of which nobatch_small +$dsmall), unmap_nobatch_off +$doff"
+	     "(of which nobatch_small +$dsmall), unmap_nobatch_off +$doff;" \
+	     "unmap_kernel_batch_order9 +$dk9, unmap_kernel_batches +$dkb"
 	if [[ $rc -ne 0 ]]; then
 		not_ok "$label" "ft_integrity -c file-pte2m -r memcg failed (status $rc)"
+	elif [[ $val == 0 && $LINUX7 == 1 ]]; then
+		if ((dk9 >= 1 && d9 == 0 && doff == 0 && dbatches == 0)); then
+			ok "$label: the kernel's own batches of 512 (unmap_kernel_batch_order9 +$dk9), none of foliotune's"
+		else
+			not_ok "$label" "expected unmap_kernel_batch_order9 >= +1 and no foliotune batch or nobatch_off; got kernel order9 +$dk9, order9 +$d9, batches +$dbatches, nobatch_off +$doff"
+		fi
 	elif [[ $val == 1 ]]; then
 		if ((d9 >= 1 && doff == 0 && dsingle - dsmall < 512)); then
 			ok "$label: 2 MiB folios unmapped in batches of 512 (order9 +$d9)"
@@ -278,24 +299,24 @@ batch_check() {
 			not_ok "$label" "expected unmap_batch_order9 >= +1, unmap_nobatch_off +0 and fewer than 512 large-folio singles; got order9 +$d9, nobatch_off +$doff, singles-small +$((dsingle - dsmall))"
 		fi
 	else
-		if ((d9 == 0 && doff >= 512)); then
-			ok "$label: stock per-PTE unmap (nobatch_off +$doff, no batches)"
+		if ((d9 == 0 && dkb == 0 && doff >= 512)); then
+			ok "$label: per-PTE unmap (nobatch_off +$doff, no batches)"
 		else
-			not_ok "$label" "expected unmap_batch_order9 +0 and unmap_nobatch_off >= +512; got order9 +$d9, nobatch_off +$doff"
+			not_ok "$label" "expected unmap_batch_order9 +0, no kernel batch and unmap_nobatch_off >= +512; got order9 +$d9, kernel batches +$dkb, nobatch_off +$doff"
 		fi
 	fi
 }
 
 # ---- plan ------------------------------------------------------------------
 
-# With the module: 3 ft_integrity passes, 4 bookkeeping lines, the flip
-# check, 2 batch checks; without: 5 "not loaded" lines and the stock pass.
+# With the module: 4 ft_integrity passes, 5 bookkeeping lines, the flip
+# check, 3 batch checks; without: 7 "not loaded" lines and the stock pass.
 # Both end with the dmesg line.
 NCASES=$("${INTEG[@]}" -P 2>/dev/null) || NCASES=0
 if [[ -d $DBG ]]; then
-	PLAN=$((3 * NCASES + 4 + 1 + 2 + 1))
+	PLAN=$((4 * NCASES + 5 + 1 + 3 + 1))
 else
-	PLAN=$((5 + 1))
+	PLAN=$((7 + 1))
 	[[ ${FT_STOCK:-1} == 1 ]] && PLAN=$((PLAN + NCASES))
 fi
 if [[ ${1:-} == -P ]]; then
@@ -347,50 +368,57 @@ if [[ -d $DBG && -w $KNOB && -r $VMSTAT ]]; then
 	run_integrity batch0 0
 	check_identities "batch0"
 
-	# One integrity run can fall entirely into one mode's windows (one
+	echo 2 >"$KNOB" || not_ok "unmap_batch=2" "cannot write $KNOB"
+	pass_start
+	run_integrity batch2 2
+	check_identities "batch2"
+
+	# One integrity run can fall entirely into one arm's windows (one
 	# case, FT_CASES: its 3 unmap calls come in one burst; five runs at
 	# 100 ms, each started with the other value, once all fell into
-	# unbatched windows).  Run it again, up to 12 times, until both
-	# modes ran over the runs, the runs after the first flipping without
+	# unbatched windows).  Run it again, up to 12 times, until every
+	# arm ran over the runs, the runs after the first flipping without
 	# sleeping.  Even then a burst's 3 calls fit in one flip (1-3 ms under
-	# TCG), so each run is a coin toss: 11 of them all landing on one side
-	# is 1 in 1024.  The results shown are those of the first run that
-	# failed a case, or of the last.
-	b_all=0 off_all=0 flips=0
+	# TCG), so each run draws one arm or two.  The results shown are those
+	# of the first run that failed a case, or of the last.  What shows that
+	# an arm ran: foliotune's batches (1), PTEs done singly for the arm
+	# (2; on 6.12 also 0), the calls of the kernel's arm (0).
+	b_all=0 off_all=0 k_all=0 flips=0
 	for attempt in $(seq 12); do
-		flip_start $((attempt % 2)) $((attempt == 1 ? FLIP_MS : 0))
+		flip_start $((attempt % 3)) $((attempt == 1 ? FLIP_MS : 0))
 		pass_start
 		p0=$PASS f0=$FAIL s0=$SKIPPED
 		run_integrity flip flip >"$TMP/flip.out"
 		flip_stop
 		read_counters
-		b=$(delta unmap_batches) off=$(delta unmap_nobatch_off)
-		b_all=$((b_all + b)) off_all=$((off_all + off))
+		b=$(delta unmap_batches) off=$(delta unmap_nobatch_off) k=$(delta unmap_calls_kernel)
+		b_all=$((b_all + b)) off_all=$((off_all + off)) k_all=$((k_all + k))
 		flips=$((flips + $(cat "$TMP/flips" 2>/dev/null || echo 0)))
-		if ((b_all > 0 && off_all > 0)) || grep -q '^not ok' "$TMP/flip.out" || ((attempt == 12)); then
+		if ((b_all > 0 && off_all > 0 && k_all > 0)) || grep -q '^not ok' "$TMP/flip.out" ||
+		   ((attempt == 12)); then
 			cat "$TMP/flip.out"
 			break
 		fi
-		diag "flip run $attempt: unmap_batches +$b, unmap_nobatch_off +$off: again"
+		diag "flip run $attempt: unmap_batches +$b, unmap_nobatch_off +$off, unmap_calls_kernel +$k: again"
 		PASS=$p0 FAIL=$f0 SKIPPED=$s0
 	done
 	check_identities "flip"
-	# Both modes ran: batches (knob 1) and large-folio PTEs done singly
-	# because of the knob (0).
-	if ((flips >= 2 && b_all > 0 && off_all > 0)); then
-		ok "flip: both modes ran while the knob flipped $flips times in $attempt run(s) (unmap_batches +$b_all, unmap_nobatch_off +$off_all)"
+	if ((flips >= 3 && b_all > 0 && off_all > 0 && k_all > 0)); then
+		ok "flip: every arm ran while the knob turned $flips times in $attempt run(s) (unmap_batches +$b_all, unmap_nobatch_off +$off_all, unmap_calls_kernel +$k_all)"
 	else
-		not_ok "flip: both modes ran" "knob flipped $flips times in $attempt run(s), unmap_batches +$b_all, unmap_nobatch_off +$off_all"
+		not_ok "flip: every arm ran" "knob turned $flips times in $attempt run(s), unmap_batches +$b_all, unmap_nobatch_off +$off_all, unmap_calls_kernel +$k_all"
 	fi
 
 	pass_start
 	batch_check 1
 	batch_check 0
+	batch_check 2
 	check_identities "batch-check"
 	echo "$ORIG_KNOB" >"$KNOB"
 else
 	why="foliotune not loaded: $DBG (unmap_batch, vmstat) absent"
-	for p in batch1 batch0 flip batch-check/unmap_batch=1 batch-check/unmap_batch=0; do
+	for p in batch1 batch0 batch2 flip batch-check/unmap_batch=1 batch-check/unmap_batch=0 \
+		 batch-check/unmap_batch=2; do
 		not_ok "$p" "$why"
 	done
 	if [[ ${FT_STOCK:-1} == 1 ]]; then

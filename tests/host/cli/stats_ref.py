@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 """stats_ref.py UNIT_TEST: check the statistics of "foliotune ab"
-(userspace/stats.c, run through "UNIT_TEST stats") against reference
+(userspace/util/statistics.c, run through "UNIT_TEST stats") against reference
 implementations on known samples:
 
 - median and quartiles: numpy.percentile (linear interpolation);

@@ -13,17 +13,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "counters.h"
+#include "build_file.h"
+#include "child.h"
 #include "foliotune.h"
 #include "json_writer.h"
 #include "knobs.h"
-#include "lifecycle.h"
 #include "module_path.h"
 #include "output.h"
 #include "path.h"
-#include "record.h"
 #include "record_file.h"
-#include "stats.h"
+#include "snapshot.h"
+#include "statistics.h"
 #include "sysinfo.h"
 
 static int failures, count;
@@ -153,7 +153,9 @@ static void test_values(void)
 {
 	t_value("unmap_batch", "on", 0, 1, NULL);
 	t_value("unmap_batch", "off", 0, 0, NULL);
-	t_value("unmap_batch", "2", -EINVAL, 0, "expected on/off");
+	t_value("unmap_batch", "2", 0, 2, NULL);
+	t_value("unmap_batch", "3", -EINVAL, 0, "expected one of 0|1|2");
+	t_value("unmap_batch", "maybe", -EINVAL, 0, "expected one of 0|1|2");
 	t_value("fault_around_bytes", "64K", 0, 65536, NULL);
 	t_value("fault_around_bytes", "2M", 0, 2097152, NULL);
 	t_value("fault_around_bytes", "4096", 0, 4096, NULL);

@@ -470,6 +470,42 @@ static void test_exec_faults(void)
 	      "exec faults: otherwise left out of the read faults", &p);
 }
 
+/*
+ * Large folios (Linux 7): fault-around maps a folio whole beyond the
+ * window.  "Little used" with most pre-mapped pages beyond the window goes
+ * to 4K at once (a halved window would map no less); with few beyond, it
+ * halves as before.
+ */
+static void test_large_folios(void)
+{
+	struct foliotune_fa_policy p;
+	struct foliotune_fa_period d;
+	unsigned long pages;
+
+	foliotune_fa_policy_start(&p, false);
+	p.settled = true;
+	d = rd(PERIOD, PERIOD, 400, 100, 12, 116);	/* 3/32 used: little */
+	d.mapped = 2048;
+	d.beyond = 1024;
+	pages = foliotune_fa_policy_window(&p, 8, 16, PERIOD, &d);
+	check(pages == 1 && strstr(p.reason, "beyond the window"),
+	      "large folios: little used, half pre-mapped beyond the window: to 4K at once", &p);
+
+	foliotune_fa_policy_start(&p, false);
+	p.settled = true;
+	d.beyond = 1023;
+	pages = foliotune_fa_policy_window(&p, 8, 16, PERIOD, &d);
+	check(pages == 4, "large folios: less than half beyond the window: halves", &p);
+
+	foliotune_fa_policy_start(&p, false);
+	p.settled = true;
+	d = rd(PERIOD, PERIOD, 400, 100, 24, 104);	/* 3/16 used: worth it */
+	d.mapped = 2048;
+	d.beyond = 2000;
+	pages = foliotune_fa_policy_window(&p, 8, 16, PERIOD, &d);
+	check(pages == 16, "large folios: a window worth its cost is not shrunk for them", &p);
+}
+
 int main(void)
 {
 	test_age();
@@ -480,5 +516,6 @@ int main(void)
 	clock_note = "";
 	test_clock_wrap();
 	test_exec_faults();
+	test_large_folios();
 	return failed;
 }
