@@ -13,6 +13,7 @@
 #   gate     self-test: a module that WARNs must fail the gate
 #   kernels  the smoke suite on the other kernel builds CI covers
 #            (scripts/kernels/ci-kernels; make check-kernels)
+#   demo     make demo, each of its tables with its verdict     tests/demo-check.sh
 #
 # The host and style stages run first, on both cores (the host stage is two
 # lanes of its own, and runs make in the work tree whose module the boxes
@@ -37,7 +38,7 @@
 # Parts, for development and for the debug-kernel lane (make check-debug,
 # which runs the same suites on another kernel build); all optional, CI
 # runs everything:
-#   FT_STAGES          stages to run (default "host style guest reliability gate kernels")
+#   FT_STAGES          stages to run (default "host style guest reliability gate kernels demo")
 #   FT_SUITES          boots to run, by name: main reclaim unmap rel-input ... (default all)
 #   FT_GUEST_SUITES    guest-stage suites to run (default "main reclaim quiet unmap")
 #   FT_LANES           boxes at once (default: the cores, at most 2)
@@ -54,7 +55,7 @@ cd "$repo" || exit 1
 KVER=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
 FT_WRONG_KVER=${FT_WRONG_KVER:-6.1.0-57-amd64}	# a kernel foliotune must refuse
 logs=${FT_TEST_LOGS:-$repo/build/test-logs}
-stages=" ${FT_STAGES:-host style guest reliability gate kernels} "
+stages=" ${FT_STAGES:-host style guest reliability gate kernels demo} "
 only_suites=" ${FT_SUITES:-} "
 scale=${FT_TIME_SCALE:-1}
 warn_ko=${FT_WARN_KO:-$repo/tests/modules/ft_warn_test.ko}
@@ -282,6 +283,20 @@ if has_stage kernels; then
 	done
 fi
 
+# demo: `make demo` as a user runs it first, each of its tables with its
+# verdict line (tests/demo-check.sh; the figures are measurements, not
+# checked).
+demo_job() {
+	local part=$SCHED_PART out
+	out=$("$repo/tests/demo-check.sh" "$logs/demo.log")
+	plan_of demo "$(sed -n 's/^1\.\.//p' <<< "$out")"
+	grep -E '^(not )?ok - ' <<< "$out" | emit
+}
+if has_stage demo; then
+	parts_order+=(demo)
+	sched_add demo 0 demo_job
+fi
+
 if [ ${#sched_names[@]} -gt 0 ]; then
 	echo "== the boots, $FT_LANES at once: ${sched_names[*]}"
 	t=$(date +%s)
@@ -290,7 +305,7 @@ if [ ${#sched_names[@]} -gt 0 ]; then
 	# each stage's boots, summed (lane-seconds: with two lanes, twice the
 	# wall time they took at most)
 	awk '$1 == "#" && $2 == "job" { n = $3; s = n ~ /^rel-/ ? "reliability" : \
-		n ~ /^kernels-/ ? "kernels" : n == "gate" ? "gate" : "guest"; t[s] += $5 }
+		n ~ /^kernels-/ ? "kernels" : n == "gate" || n == "demo" ? n : "guest"; t[s] += $5 }
 	     END { for (s in t) printf "== stage %s: its boots took %d s\n", s, t[s] }' \
 		"$logs/timings.txt" | sort | tee -a "$logs/timings.txt"
 fi
