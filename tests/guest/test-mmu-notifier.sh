@@ -167,15 +167,19 @@ done
 
 # ---- a notifier that comes and goes while reclaim walks the mm
 echo 1 > "$FT_DEBUGFS/referenced_batch"
-# walked MODE: the reclaim of the last run walked the test folios' runs
-# (classic: batched) or, under MGLRU, walked runs both with and without a
-# notifier on the mm (the registration changed between runs)
+# walked MODE: the reclaim of the last run walked the test folios' runs:
+# classic batched, MGLRU per PTE.  The first registration makes
+# mm_has_notifiers() true for the rest of the mm's life, and it comes
+# before the reclaim (the thread registers once before it starts): a
+# first registration that lands inside one reclaim, between two runs of
+# the mm, is too narrow a window to hit on purpose (the runs of 7 folios
+# take a burst of the reclaim; waiting for the walk to move and then
+# registering made no registration inside the reclaim at all).
 walked() {
 	if [ "$1" = classic ]; then
 		[ "$(field referenced_batches "$r")" -gt 0 ]
 	else
-		[ "$(field referenced_lru_gen_batches "$r")" -gt 0 ] &&
-			[ "$(field referenced_nobatch_lru_gen "$r")" -gt 0 ]
+		[ "$(field referenced_nobatch_lru_gen "$r")" -gt 0 ]
 	fi
 }
 for mode in classic mglru; do
@@ -193,7 +197,7 @@ for mode in classic mglru; do
 	if [ $mode = classic ]; then
 		what="runs walked batched"
 	else
-		what="runs walked batched and, with the notifier on, per PTE"
+		what="runs walked per PTE, the notifier on"
 	fi
 	check "mn: churn: $mode: $what (premise; pass $try: batches +$(field referenced_batches "$r"), lru_gen_batches +$(field referenced_lru_gen_batches "$r"), nobatch_lru_gen +$(field referenced_nobatch_lru_gen "$r"))" \
 		walked $mode
@@ -218,8 +222,8 @@ sed -e 's/^ok - /ok - mn: integrity\//' -e 's/^not ok - /not ok - mn: integrity\
 rm -f "$out"
 check_eq "mn: integrity: ft_integrity exit status" 0 "$rc"
 if [ "$(cut -c1-6 <<< "$lrugen0")" != 0x0000 ]; then
-	check "mn: integrity: MGLRU walked runs batched and, with the notifier on, per PTE (lru_gen_batches +$(( $(c referenced_lru_gen_batches) - b0 )), nobatch_lru_gen +$(( $(c referenced_nobatch_lru_gen) - l0 )))" \
-		test "$(c referenced_lru_gen_batches)" -gt "$b0" -a "$(c referenced_nobatch_lru_gen)" -gt "$l0"
+	check "mn: integrity: MGLRU walked the notifier's mms per PTE (nobatch_lru_gen +$(( $(c referenced_nobatch_lru_gen) - l0 )), lru_gen_batches +$(( $(c referenced_lru_gen_batches) - b0 )))" \
+		test "$(c referenced_nobatch_lru_gen)" -gt "$l0"
 else
 	not_ok "mn: integrity: MGLRU on at boot" "lru_gen/enabled $lrugen0"
 fi

@@ -262,9 +262,19 @@ for v in 0 1 2; do
 	1)
 		# 10 referenced file folios of 512 pages not mlocked: start middle
 		# end run2 all procs2 procs1 split2 split1 pmd_young
-		if ft_linux7; then want="5120 0"; else want="4096 1024"; fi
-		check_eq "referenced: mglru: batch=1: reclaim probes: pageref_keep, pageref_activate as the kernel decides" \
-			"$want" "$(field pageref_keep "$r") $(field pageref_activate "$r")"
+		# The probes count every folio reclaim looks at, the box's own
+		# too (executables: pageref_activate_vm_exec): at least the 10
+		# folios, then.  Linux 7 keeps each (5143 kept, 101 activated, 99
+		# of them executables, in one run on 7.3.4); 6.12 keeps some and
+		# activates others (3591 and 1560 on 6.12.107, .117 and .118).
+		keep=$(field pageref_keep "$r") act=$(field pageref_activate "$r")
+		if ft_linux7; then
+			check "referenced: mglru: batch=1: reclaim probes: the 10 folios kept, as lru_gen_set_refs() decides ($keep >= 5120)" \
+				test "$keep" -ge 5120
+		else
+			check "referenced: mglru: batch=1: reclaim probes: the 10 folios kept or activated ($keep + $act >= 5120)" \
+				test "$((keep + act))" -ge 5120
+		fi
 		check "referenced: mglru: batch=1: runs walked for MGLRU (lru_gen_batches)" \
 			test "$(field referenced_lru_gen_batches "$r")" -gt 0
 		check_eq "referenced: mglru: batch=1: every run an MGLRU run" \

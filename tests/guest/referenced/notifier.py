@@ -36,16 +36,11 @@ give the same digest).
 churn: no notifier held for the pass; instead a thread opens and closes
 the file in a loop while reclaim runs (each open registers a notifier on
 this mm, each close unregisters it), and no page is marked young for the
-secondary MMU.  The first registration makes mm_has_notifiers() true for
-the rest of the mm's life (its subscriptions stay until the mm goes), so
-it waits until the walk has batched a run (referenced_batches, under MGLRU
-referenced_lru_gen_batches): it then lands mid-walk, and the runs after it
-are walked per PTE under MGLRU.  It prints how many registrations it made
-and how many of them began inside the memory.reclaim call.  Registering
-takes every VMA's rmap lock (mm_take_all_locks()), and reclaim's rmap walk
-only tries those locks (a contended folio is kept), so under churn a folio
-may be kept that would be reclaimed; a folio in use must never be
-reclaimed.
+secondary MMU.  It prints how many registrations it made and how many of
+them fell inside the memory.reclaim call.  Registering takes every VMA's
+rmap lock (mm_take_all_locks()), and reclaim's rmap walk only tries those
+locks (a contended folio is kept), so under churn a folio may be kept that
+would be reclaimed; a folio in use must never be reclaimed.
 """
 import hashlib
 import mmap
@@ -112,23 +107,17 @@ def per_folio(recs, fas):
     return ",".join(calls), cover, ",".join(sizes), ",".join(digest)
 
 
-def churn_loop(stop, window, counts, first_after):
-    """Once the reclaim started (window) and counter first_after moved,
-    open and close the notifier file until stop is set; count the
+def churn_loop(stop, window, counts):
+    """Open and close the notifier file until stop is set; count the
     registrations, and those made while window is set.  Registered for a
-    millisecond, then not for one (without the pauses the walk found the
-    rmap locks taken and kept every folio)."""
-    window.wait()
-    c0 = ref.counters().get(first_after, 0)
-    while not stop.is_set() and ref.counters().get(first_after, 0) == c0:
-        time.sleep(0.0002)
+    millisecond, then not for one: reclaim's walk meets the mm both ways
+    (without the pauses it found the rmap locks taken and kept every
+    folio)."""
     while not stop.is_set():
-        # in the reclaim if it began there: a registration waits for the
-        # rmap locks the walk holds, and may return after the reclaim
-        inside = window.is_set()
         fd = os.open(MN, os.O_RDWR | os.O_CLOEXEC)
         counts[0] += 1
-        counts[1] += inside
+        if window.is_set():
+            counts[1] += 1
         time.sleep(0.001)
         os.close(fd)
         time.sleep(0.001)
@@ -194,10 +183,10 @@ def main():
     stop, window, regs = threading.Event(), threading.Event(), [0, 0]
     th = None
     if churn:
-        first = "referenced_lru_gen_batches" if mglru else "referenced_batches"
-        th = threading.Thread(target=churn_loop,
-                              args=(stop, window, regs, first))
+        th = threading.Thread(target=churn_loop, args=(stop, window, regs))
         th.start()
+        while regs[0] == 0:
+            pass
     c0 = ref.counters()
     err = "0"
     window.set()
