@@ -45,7 +45,8 @@
 
 #define FT_MN_MARKS		16
 #define FT_MN_MARK_PAGES	4096
-#define FT_MN_RECORDS		8192
+/* MGLRU's aging asks about every PTE of the mm: 8192 records overflowed once */
+#define FT_MN_RECORDS		32768
 
 /*
  * The young callbacks return int on 6.x kernels and bool on 7.x ones:
