@@ -335,13 +335,17 @@ echo 65536 > "$D/fault_around_auto_max_bytes"
 echo 65536 > "$D/fault_around_bytes"
 echo 1 > "$D/fault_around_auto"
 sample() { echo $(( $(ft_counter fa_sample_used) )) $(( $(ft_counter fa_sample_unused) )); }
-# "in one step": the window changed once on the way (the step history may
-# have rolled over meanwhile: quick steps run every quarter period).  The
-# tuner counts changes from when it was turned on, at 64K; it may already
-# have acted on this script's own (random) exec faults.
+# "in one jump": the window changed at most twice on the way (the step
+# history may have rolled over meanwhile: quick steps run every quarter
+# period).  The tuner counts changes from when it was turned on, at 64K;
+# it may already have acted on this script's own (random) exec faults, and
+# a quarter's sample with few faults (a second box on the host) can read
+# "little used" and halve first: 64K, 32K, 4K.  Halvings alone take four.
 "$P" touch rand "$T/rand" 30 > /dev/null & wl=$!
 check "faultaround: auto shrinks to 4K under random sparse faults" loop_until 60 is_window 4096
-check_eq "faultaround: ... in one step from 64K (changes since turned on)" 1 "$(auto_state changes)"
+changes=$(auto_state changes)
+check "faultaround: ... in one jump from 64K, or a halving and a jump ($changes changes since turned on)" \
+	test "$changes" -ge 1 -a "$changes" -le 2
 log "auto after random: $(tr '\n' ';' < "$D/fault_around_auto_state")"
 stop_wl
 c0=$(auto_state changes)
