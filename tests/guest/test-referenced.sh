@@ -110,6 +110,15 @@ kset=referenced; ft_linux7 && kset=referenced_kernel
 for v in 0 1 2; do
 	check "referenced: referenced_batch=$v" sh -c "echo $v > $FT_DEBUGFS/referenced_batch"
 	run "batch=$v"
+	# Once in several boots a read sets no accessed bit (a translation
+	# that outlived the flush; seen on the kernel's own code as often as on
+	# foliotune's): one more pass when this one's decisions or young PTEs
+	# fall short of stock's, so a bug must fail both.
+	if [ "$(field decisions "$r")" != "$stock" ] ||
+	   { ! { [ $v = 0 ] && ft_linux7; } && [ "$(field referenced_young_ptes "$r")" -lt 522 ]; }; then
+		echo "# batch=$v: first pass decisions $(field decisions "$r"), young PTEs $(field referenced_young_ptes "$r"): one more pass"
+		run "batch=$v (again)"
+	fi
 	d=$(field decisions "$r")
 	check "referenced: batch=$v: ran ($r)" test -n "$d"
 	premise "batch=$v"
