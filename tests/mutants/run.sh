@@ -22,9 +22,10 @@
 # caught only by a check its header names; any other failure is a side
 # catch, reported but not counted, so a test that fails for its own
 # reasons cannot pass a mutant for caught.  Control boots come first: the
-# unmodified module and CLI, the mutants' tests (one boot per Env): if one
-# fails, the lane fails before any mutant runs.  Ends with "N caught, M
-# missed"; with FT_MUTANTS_RECORD=1 (make check-mutants) and every mutant
+# unmodified module and CLI, the mutants' tests (one boot per Kver and
+# Env): the mutants of a control that fails are not judged, and the run
+# says so (INCOMPLETE); if every control fails, the lane fails before any
+# mutant runs.  Ends with "N caught, M missed"; with FT_MUTANTS_RECORD=1 (make check-mutants) and every mutant
 # run it also appends the date, the commit, the hash of the lane's inputs
 # (tests/lanes.sh), the score and the time to docs/mutants.md.  The boots
 # run two at once (tests/vm/schedule.sh, longest first); results are
@@ -70,7 +71,7 @@ console_error() {
 }
 
 inputs=$(tests/lanes.sh hash mutants)
-caught=0 missed=0 sides=0 t0=$(date +%s)
+caught=0 missed=0 unjudged=0 sides=0 t0=$(date +%s)
 : > "$logs/results.tap"
 
 # Control boots: the mutants' tests on the unmodified tree, one per Kver
@@ -120,7 +121,16 @@ for key in "${!ctl_tests[@]}"; do
 done
 sched_run
 grep -hE '^(not )?ok - |^#   ' "$logs"/parts/control-*.tap >> "$logs/results.tap"
-if grep -q '^not ok' "$logs"/parts/control-*.tap; then
+# A control that failed: its tests fail without a mutant, so no catch by
+# them would mean anything.  Its mutants are not judged (named, counted,
+# and the run recorded INCOMPLETE); the other controls' mutants are.
+declare -A ctl_failed=()
+n=0
+for key in "${!ctl_tests[@]}"; do
+	n=$((n + 1))
+	grep -q '^not ok' "$logs/parts/control-$n.tap" && ctl_failed[$key]=$n
+done
+if [ ${#ctl_failed[@]} = ${#ctl_tests[@]} ]; then
 	echo "control boot failed: the tests fail without a mutant, so no catch would mean anything"
 	exit 1
 fi
@@ -132,6 +142,13 @@ mutant_job() {
 	exec > "$SCHED_PART"
 	echo "# run plan: mutant-$m 1"
 	p=tests/mutants/$m.patch
+	local key
+	key="$(field Kver "$p")"
+	key="${key:-$KVER}|$(field Env "$p")"
+	if [ -n "${ctl_failed[$key]:-}" ]; then
+		echo "not ok - mutant $m: not judged # control ${ctl_failed[$key]} (its tests without a mutant) failed"
+		return
+	fi
 	what=$(field Mutant "$p")
 	tests=$(field Tests "$p")
 	env=$(field Env "$p")
@@ -202,6 +219,8 @@ for m in "${names[@]}"; do
 	grep -E '^(not )?ok - |^#   |^# mutant ' "$logs/parts/mutant-$m.tap" >> "$logs/results.tap"
 	if grep -q '^ok - mutant ' "$logs/parts/mutant-$m.tap"; then
 		caught=$((caught + 1))
+	elif grep -q '^not ok - mutant .*: not judged' "$logs/parts/mutant-$m.tap"; then
+		unjudged=$((unjudged + 1))
 	else
 		missed=$((missed + 1))
 	fi
@@ -211,10 +230,12 @@ total=$(( $(date +%s) - t0 ))
 echo "# mutation lane took $total s ($(( total / 60 )) min) for ${#names[@]} mutants"
 summary="$caught caught, $missed missed"
 [ "$sides" -gt 0 ] && summary="$summary ($sides with side catches)"
+[ "$unjudged" -gt 0 ] &&
+	summary="$summary, INCOMPLETE ($unjudged not judged: control $(printf '%s ' "${ctl_failed[@]}" | sed 's/ $//') failed, $(grep -h -m1 '^not ok - ' $(for c in "${ctl_failed[@]}"; do echo "$logs/control-$c.tap"; done) | head -1 | sed 's/^not ok - //; s/|/\\|/g' | cut -c1-120))"
 all=$(ls tests/mutants/*.patch | wc -l)
 if [ "${FT_MUTANTS_RECORD:-0}" = 1 ] && [ ${#names[@]} = "$all" ]; then
 	printf '| %s | %s | inputs %s | %s | %d min | %s |\n' "$(date -u '+%F %H:%M')" "$commit" \
 		"$inputs" "$summary" $(( (total + 59) / 60 )) "$KVER" >> docs/mutants.md
 fi
 echo "$summary"
-[ "$missed" = 0 ]
+[ "$missed" = 0 ] && [ "$unjudged" = 0 ]
