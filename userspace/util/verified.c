@@ -168,11 +168,12 @@ bool ft_support_check(const char *rel, const char *ver, char *why, size_t len)
 		       path, v);
 		return false;
 	}
-	if (!strncmp(rel, "6.12.", 5) && strstr(rel, "+deb1") && strstr(rel, "-amd64"))
+	if ((!strncmp(rel, "6.12.", 5) || !strncmp(rel, "7.", 2)) &&
+	    strstr(rel, "+deb1") && strstr(rel, "-amd64"))
 		ft_msg(why, len, "this build is not verified; verify it: make verify-kernel KVER=%s (docs/kernels.md; on a test box that runs it: sudo FT_TEST_BOX=1 make verify-kernel, docs/own-box.md), or boot a verified build (%s)",
 		       rel, FT_LIST_HINT);
 	else
-		ft_msg(why, len, "%s serves Debian 6.12 builds; boot a verified one (%s)",
+		ft_msg(why, len, "%s serves Debian 6.12 and Linux 7 builds; boot a verified one (%s)",
 		       FOLIOTUNE_NAME, FT_LIST_HINT);
 	return false;
 }

@@ -81,7 +81,7 @@ elf_ko() {
 	elf_ko "$KO" "$KVER"
 	echo 6.1.0-99-amd64 > "$U/proc/sys/kernel/osrelease"
 	FOLIOTUNE_FAKE_MODULE_SYSCALLS=0 ft load -t 0.2
-	expect 2 "^foliotune: cannot load: foliotune does not support this kernel (6.1.0-99-amd64): foliotune serves Debian 6.12 builds; boot a verified one ('foliotune support -l' lists them)$"
+	expect 2 "^foliotune: cannot load: foliotune does not support this kernel (6.1.0-99-amd64): foliotune serves Debian 6.12 and Linux 7 builds; boot a verified one ('foliotune support -l' lists them)$"
 	[ "$(wc -l < "$T/err")" = 1 ]
 	FOLIOTUNE_FAKE_MODULE_SYSCALLS=0 ft -j load -t 0.2 "$KO"
 	expect 2 '^{"error":"cannot load: foliotune does not support this kernel (6.1.0-99-amd64): .*","errno":8}$'

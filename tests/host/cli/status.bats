@@ -47,7 +47,7 @@ load helpers
 	expect_not "foliotune load"
 	ft -j status
 	expect 2 '"supported":false' \
-		'"next_step":"foliotune serves Debian 6.12 builds; boot a verified one (.foliotune support -l. lists them)"' \
+		'"next_step":"foliotune serves Debian 6.12 and Linux 7 builds; boot a verified one (.foliotune support -l. lists them)"' \
 		'"error":"the foliotune module is not loaded and cannot be: this kernel is not supported"'
 }
 

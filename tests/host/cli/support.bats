@@ -28,7 +28,7 @@ local_header() {
 @test "support: a kernel that is no Debian 6.12 build: one short line, then the builds to boot, exit 2" {
 	echo 6.1.0-99-amd64 > "$U/proc/sys/kernel/osrelease"
 	ft support
-	refused "^foliotune does not support 6.1.0-99-amd64 (.*): foliotune serves Debian 6.12 builds; boot a verified one ('foliotune support -l' lists them)$"
+	refused "^foliotune does not support 6.1.0-99-amd64 (.*): foliotune serves Debian 6.12 and Linux 7 builds; boot a verified one ('foliotune support -l' lists them)$"
 	ft -j support
 	expect 2 '"supported":false,' \
 		"\"verified_builds\":\\[\"$(printf '%s\n' "$VERIFIED" | sed 's/, /","/g')\"\\]}$"
