@@ -42,7 +42,9 @@ export FT_JOB_TIMES=$times
 # expectations: b longest, then c, then a, d (ties in the order added)
 printf 'a 1\nb 3\nc 2\nd 1\n' > "$times"
 "$w/run.sh" "$w/l1" 2 a:0:0.3 b:0:0.6 c:0:0.4 d:0:0.3 > "$w/out1" 2>&1
-order=$(awk '$1 == "start" { printf "%s ", $2 }' "$w/l1/events")
+# (b and c start at once, one per lane: their start lines come in either
+# order)
+order=$(awk '$1 == "start" { printf "%s ", $2 }' "$w/l1/events" | sed 's/^c b /b c /')
 check_eq "schedule: jobs start longest first by their last measured time" "b c a d " "$order"
 most=$(awk '$1 == "start" && $4 + 1 > m { m = $4 + 1 } END { print m }' "$w/l1/events")
 check_eq "schedule: two lanes run two jobs at once, never more" 2 "$most"
@@ -82,7 +84,9 @@ kill -INT "$runner"
 wait "$runner"
 rc=$?
 check_eq "schedule: an interrupt ends the run with 130" 130 "$rc"
-sleep 0.5
+# (a busy host may take a moment to end them)
+gone() { ! pgrep -f '^sleep 300$' > /dev/null; }
+for _ in $(seq 50); do gone && break; sleep 0.1; done
 left=$(pgrep -f '^sleep 300$' | wc -l)
 check_eq "schedule: ... and leaves no job's process running" 0 "$left"
 check "schedule: ... and the queue's rest never started" test "$(grep -c '^start' "$w/l4/events")" = 2
