@@ -38,6 +38,8 @@ reports=(
 	"BUG: Bad page cache in process ft_integrity  pfn:103400"
 	"BUG: Bad page state in process ft_integrity  pfn:103400"
 	"BUG: Bad rss-counter state mm:0000000012345678 type:MM_FILEPAGES val:-16"
+	# kernel/hung_task.c (the box panics on it: hung_task_panic=1)
+	"INFO: task xfsaild/vda:191 blocked for more than 362 seconds."
 )
 for r in "${reports[@]}"; do
 	{ echo "${ts}Linux version 6.12.117-ftdebug"; echo "$ts$r"; } > "$w/log"
