@@ -53,20 +53,33 @@ done
 rm -f "$out"/*.ab "$out"/*.ab.* "$out"/*.txt
 
 # The reclaim arms, "NAME|KNOB=VALUE ...": each after the first is put to ab
-# against the first, the first to an A/A.  A kernel series with another
-# arm (Linux 7: upstream's own batching) adds its line here.
-reclaim_arms=(
-	"stock|unmap_batch=0 referenced_batch=0"
-	"batched|unmap_batch=1 referenced_batch=1"
-)
+# against the first, the first to an A/A.  On 6.12 the kernel's own code
+# (knob value 0) is one PTE at a time: stock against foliotune's batching.
+# Linux 7 batches both walks itself: its own code is the anchor, against
+# one PTE at a time (2: what upstream's batching buys) and foliotune's.
+if ft_linux7; then
+	reclaim_arms=(
+		"upstream|unmap_batch=0 referenced_batch=0"
+		"per-PTE|unmap_batch=2 referenced_batch=2"
+		"foliotune|unmap_batch=1 referenced_batch=1"
+	)
+else
+	reclaim_arms=(
+		"stock|unmap_batch=0 referenced_batch=0"
+		"batched|unmap_batch=1 referenced_batch=1"
+	)
+fi
 # The premise: the counter each knob value must move (demo-report.py
 # fails the part when one stays at 0 over the runs of an arm).
 path_counter() {
 	case $1 in
-	unmap_batch=0) echo unmap_nobatch_off ;;
+	unmap_batch=0) if ft_linux7; then echo unmap_kernel_batches; else echo unmap_nobatch_off; fi ;;
 	unmap_batch=1) echo unmap_batches ;;
-	referenced_batch=0) echo referenced_nobatch_off ;;
+	unmap_batch=2) echo unmap_nobatch_off ;;
+	referenced_batch=0)
+		if ft_linux7; then echo referenced_kernel_batches; else echo referenced_nobatch_off; fi ;;
 	referenced_batch=1) echo referenced_batches ;;
+	referenced_batch=2) echo referenced_nobatch_off ;;
 	fault_around_mkold=2) echo fa_pages_mapped_old ;;
 	esac
 }
@@ -168,7 +181,12 @@ if [[ $parts == *" reclaim "* ]]; then
 	echo
 	echo "1. Reclaim of PTE-mapped 2 MiB file folios ($lru): memory.reclaim of 80% of a $mb MiB xfs file mapped by"
 	echo "   2 MiB folios, each one run of 512 PTEs; reclaim_seconds is the reclaim alone (lower is better)."
-	echo "   Both walks batched: try_to_unmap_one (unmap_batch) and folio_referenced_one (referenced_batch);"
+	if ft_linux7; then
+		echo "   Linux 7 batches both walks itself (upstream, knobs 0): against one PTE at a time (2) and foliotune's (1)"
+		echo "   batching of try_to_unmap_one (unmap_batch) and folio_referenced_one (referenced_batch);"
+	else
+		echo "   Both walks batched: try_to_unmap_one (unmap_batch) and folio_referenced_one (referenced_batch);"
+	fi
 	echo "   the counters per run show the path each arm took."
 	for arm in "${reclaim_arms[@]:1}"; do
 		cat "$out/reclaim-${arm%%|*}.ab.lines"
