@@ -191,7 +191,8 @@ done
 # hung_task_panic=1: a task blocked for 120 s (its stack is printed, which
 # the console gate fails) ends the boot at once instead of at the timeout
 # (seen: writeback on the scratch disk stuck in wbt_wait for 362 s, and the
-# boot holding its lane until its 1,800 s timeout).
+# boot holding its lane until its 1,800 s timeout); every CPU's backtrace
+# with it shows whether a vCPU was stuck or I/O never completed.
 share_args=(
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
 	-virtfs "local,path=$repo,mount_tag=hostshare,security_model=none,multidevs=remap"
@@ -234,7 +235,7 @@ boot_once() {
 		-bios /usr/share/qemu/qboot.rom -accel "$accel" -cpu "$cpu" \
 		-smp "$cpus" -m "$mem" -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 quiet panic=-1 oops=panic mitigations=off watchdog_thresh=60 hung_task_panic=1 vmrun.dir=$rundir vmrun.share=$repo vmrun.fs=$fs$append" \
+		-append "console=ttyS0 quiet panic=-1 oops=panic mitigations=off watchdog_thresh=60 hung_task_panic=1 sysctl.kernel.hung_task_all_cpu_backtrace=1 vmrun.dir=$rundir vmrun.share=$repo vmrun.fs=$fs$append" \
 		"${share_args[@]}" \
 		"${drive_args[@]}" </dev/null 2>&1 | stdbuf -o0 tr -d '\r' |
 		if [ "$quiet" = 1 ]; then

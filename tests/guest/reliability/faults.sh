@@ -38,19 +38,23 @@ w=$(mktemp -d)
 trap 'knob_flipper_stop; rm -rf "$w"' EXIT
 case_args=()
 for c in $cases; do case_args+=(-c "$c"); done
-# zram; part 1 (module only): the ft_integrity cases and 7 lines; part 2:
-# 7 poisons, 1 line each (2 with the module) and 3; part 3: 10 lines
-# (11 with the module's unload).
+# the box's hung-task panic and zram; part 1 (module only): the
+# ft_integrity cases and 7 lines; part 2: 7 poisons, 1 line each (2 with
+# the module) and 3; part 3: 10 lines (11 with the module's unload).
 if [ "$nomod" = 0 ]; then
-	plan $((1 + $("$FT_REPO/tests/progs/ft_integrity" -r memcg,pageout "${case_args[@]}" -P) + 7 + 17 + 11))
+	plan $((2 + $("$FT_REPO/tests/progs/ft_integrity" -r memcg,pageout "${case_args[@]}" -P) + 7 + 17 + 11))
 else
-	plan $((1 + 10 + 10))
+	plan $((2 + 10 + 10))
 fi
 
 if [ ! -x "$FT_RELBIN" ]; then
 	not_ok "faults: ft_rel built" "$FT_RELBIN missing (make progs)"
 	exit 0
 fi
+# Stuck I/O under swapoff and writeback ends the boot at the first report
+# (tests/vm/vmrun.sh), not at the boot's timeout.
+check_eq "faults: a task blocked for 120 s panics the box (kernel.hung_task_panic)" \
+	1 "$(cat /proc/sys/kernel/hung_task_panic)"
 check "faults: zram swap" ft_zram_swap 1G
 ft_unload
 for d in "$FT_CG"/ft-*; do [ -d "$d" ] && rmdir "$d" 2>/dev/null; done
