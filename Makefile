@@ -156,7 +156,7 @@ $(KALLSYMS):
 	mv $@.tmp $@
 endif
 
-$(KLP_CONVERT): scripts/klp-convert.c
+$(KLP_CONVERT): $(wildcard scripts/klp-convert-src/*.[ch])
 	$(MAKE) -C scripts all
 
 $(KLP_SYMVERS): $(KLP_LIST) $(KALLSYMS) $(KLP_CONVERT)
