@@ -146,9 +146,13 @@ fi
 
 # ---- 2. Yin Fengwei's MADV_PAGEOUT micro-benchmark -------------------------
 if [[ $parts == *" pageout "* ]]; then
+	pcmd=("$repo/tests/progs/ft_pageout_bench" -d "$FT_XFS" -t "$secs")
+	# Linux 7's readahead gives these 2 MiB files order-0 folios in the
+	# box (no batch for either arm): 2 MiB folios by MADV_HUGEPAGE, kept
+	# PTE-mapped as in part 1
+	ft_linux7 && pcmd=(perl -e "$BENCH_NOTHP" "${pcmd[@]}" -H)
 	ab_part pageout stock "unmap_batch=0" batched "unmap_batch=1" \
-		-w 1 -m '^loops_per_sec ([0-9.]+)' -N loops_per_sec -- \
-		"$repo/tests/progs/ft_pageout_bench" -d "$FT_XFS" -t "$secs"
+		-w 1 -m '^loops_per_sec ([0-9.]+)' -N loops_per_sec -- "${pcmd[@]}"
 fi
 
 # ---- 3. app launch under memory pressure, fault-around ---------------------
@@ -198,6 +202,7 @@ if [[ $parts == *" pageout "* ]]; then
 	echo "2. Yin Fengwei's MADV_PAGEOUT micro-benchmark (his 2023 batched-unmap series): 2 MiB xfs files read and paged out"
 	echo "   in a loop, loops/s (higher is better), batched try_to_unmap_one alone.  Under TCG that function is about"
 	echo "   4% of this loop's time (18% on his IceLake), so a few percent is all it can gain here (bench/README.md)."
+	ft_linux7 && echo "   Linux 7: stock batches too; the files are 2 MiB folios, PTE-mapped (its readahead gave order 0 here)."
 	cat "$out/pageout-batched.ab.lines"
 fi
 if [[ $parts == *" launch "* ]]; then
