@@ -23,7 +23,7 @@
 #
 # Environment:
 #   BENCH_REPS      repetitions per configuration (default 8)
-#   BENCH_SECONDS   run time of the seed benchmark (Yin Fengwei's
+#   BENCH_SECONDS   run time of `seed`, Yin Fengwei's
 #                   MADV_PAGEOUT micro-benchmark; default 10)
 #   BENCH_SIZE_MB   object size of the reclaim benchmarks (default 256)
 #   BENCH_ONLY      benchmarks to run, comma/space separated (default: all of

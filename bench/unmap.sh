@@ -58,7 +58,7 @@ ntr=${BENCH_TRACE_REPS:-1}
 case " $only " in *" all "* | *" trace "*) ;; *) ntr=0 ;; esac
 # TCG cost per run, from a smoke run on a loaded 2-CPU host: about 8 s + 43 ms
 # per MB for the reclaim benchmarks (writing and mapping the object dominates),
-# BENCH_SECONDS + 10 s for the seed benchmark; an unload/reload pair about 30 s.
+# BENCH_SECONDS + 10 s for `seed` (Yin Fengwei's MADV_PAGEOUT loop); an unload/reload pair about 30 s.
 per_run=$(( 8 + size * 43 / 1000 ))
 [ "$per_run" -lt $((secs + 10)) ] && per_run=$((secs + 10))
 est=$(( 90 + (${BENCH_WARMUP:-1} + reps * 2 + ntr * 2) * nb * per_run + reps * nov * (2 * per_run + 30) ))

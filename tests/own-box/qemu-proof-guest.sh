@@ -97,7 +97,7 @@ check "proof: results.md is labelled with this CPU ($cpu)" grep -qF "measured on
 # own emulator wording, not the name)
 check "proof: results.md does not claim an emulator run" \
 	bash -c "[ -f '$out_dir/results.md' ] && ! grep -qE 'measured in a QEMU TCG guest|emulator (figures|times)' '$out_dir/results.md'"
-check "proof: both modes of the seed benchmark were recorded" \
+check "proof: both modes of Yin Fengwei's MADV_PAGEOUT benchmark (seed) were recorded" \
 	test -s "$out_dir/raw/seed.stock.1.rec" -a -s "$out_dir/raw/seed.batched.1.rec"
 check "proof: the batched run batched (unmap_batches moved)" \
 	bash -c "python3 '$FT_REPO/bench/records.py' '$out_dir/raw/seed.batched.1.rec' |
