@@ -958,7 +958,8 @@ static int premise_check(struct ctx *c, long before, long after, long pmd_kb, lo
 			return fail(c, "premise: unmap_batch=0 but foliotune's own run counters moved: %s",
 				    moved);
 		}
-		if (!d[FT_unmap_kernel_batched_ptes] && !d[FT_unmap_kernel_single_ptes] &&
+		/* A PMD mapping is zapped whole: no PTE for it to count. */
+		if (!pmd_kb && !d[FT_unmap_kernel_batched_ptes] && !d[FT_unmap_kernel_single_ptes] &&
 		    !(e.any & CBIT(unmap_aborts) && d[FT_unmap_aborts]))
 			return fail(c, "premise: unmap_batch=0 but the kernel's own code counted no "
 				    "unmapped PTE (unmap_kernel_batched_ptes, _single_ptes +0)");
