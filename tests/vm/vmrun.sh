@@ -190,9 +190,8 @@ done
 # shows, and a hang still hits the host-side timeout (exit 251).
 # hung_task_panic=1: a task blocked for 120 s (its stack is printed, which
 # the console gate fails) ends the boot at once instead of at the timeout
-# (seen: writeback on the scratch disk stuck in wbt_wait for 362 s, and the
-# boot holding its lane until its 1,800 s timeout); every CPU's backtrace
-# with it shows whether a vCPU was stuck or I/O never completed.
+# (the stall it is for: docs/qemu-test-box.md); every CPU's backtrace with
+# it shows whether a vCPU was stuck or I/O never completed.
 share_args=(
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
 	-virtfs "local,path=$repo,mount_tag=hostshare,security_model=none,multidevs=remap"
