@@ -9,6 +9,7 @@
 #                                  passed, failed (with the first failure) or
 #                                  incomplete at the current inputs, or stale
 #                                  since the first commit that changed them
+#                                  (and what that older run found)
 #   tests/lanes.sh fresh LANE      exit 1 unless LANE's last run passed at
 #                                  the current inputs
 #
@@ -160,10 +161,12 @@ status() {
 		# shellcheck disable=SC2086
 		since=$(git log --reverse --format=%h "$commit..HEAD" -- $paths | head -1)
 	fi
+	# what that run found, so "stale" never hides a failure
+	found=$(result "$(grep -E "$sel" "$file" | tail -1)")
 	if [ "$hash" = none ]; then
-		echo "lane $name: stale since ${since:-?}: its last run ($commit, $file) recorded no inputs hash"
+		echo "lane $name: stale since ${since:-?}: its last run ($commit, $file) recorded no inputs hash; that run: $found"
 	else
-		echo "lane $name: stale since ${since:-uncommitted changes}: inputs $now, last run at $commit had $hash ($file)"
+		echo "lane $name: stale since ${since:-uncommitted changes}: inputs $now, last run at $commit had $hash ($file); that run: $found"
 	fi
 	return 1
 }

@@ -97,6 +97,15 @@ if $L fresh debug > /dev/null; then
 else
 	ok "lanes: 'fresh' fails a lane whose last run did not pass"
 fi
+# A stale lane still says what its last run found: a failure is not
+# hidden behind "stale".
+printf '| 2026-01-03 00:00 | %s, inputs %s | k | 9 passed | 1 min | %s |\n' "$base" "$hd" "FAIL (test-z: the check)" >> docs/debug-runs.md
+git commit -qam "record a failed debug run"
+echo '/* an input */' >> tests/progs/ft_rel.c
+git commit -qam "change a debug-lane input"
+out=$($L status debug)
+check_eq "lanes: a stale lane names what its last run found" \
+	"that run: failed (test-z: the check)" "${out##*; }"
 h=$($L hash mutants)
 printf '| 2026-01-02 00:00 | %s | inputs %s | 40 caught, 1 missed | 1 min | k |\n' "$base" "$h" >> docs/mutants.md
 out=$($L status mutants)
