@@ -144,9 +144,9 @@ status() {
 		return 1
 	fi
 	read -r commit hash <<<"$rec"
+	line=$(grep -E "$sel" "$file" | tail -1)
+	found=$(result "$line")
 	if [ "$hash" = "$now" ]; then
-		line=$(grep -E "$sel" "$file" | tail -1)
-		found=$(result "$line")
 		case $found in
 		passed) echo "lane $name: passed at the current inputs (run at $commit, inputs $hash)"
 			return 0 ;;
@@ -161,8 +161,7 @@ status() {
 		# shellcheck disable=SC2086
 		since=$(git log --reverse --format=%h "$commit..HEAD" -- $paths | head -1)
 	fi
-	# what that run found, so "stale" never hides a failure
-	found=$(result "$(grep -E "$sel" "$file" | tail -1)")
+	# stale lines end with what that run found, so "stale" never hides a failure
 	if [ "$hash" = none ]; then
 		echo "lane $name: stale since ${since:-?}: its last run ($commit, $file) recorded no inputs hash; that run: $found"
 	else

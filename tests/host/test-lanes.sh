@@ -105,7 +105,8 @@ echo '/* an input */' >> tests/progs/ft_rel.c
 git commit -qam "change a debug-lane input"
 out=$($L status debug)
 check_eq "lanes: a stale lane names what its last run found" \
-	"that run: failed (test-z: the check)" "${out##*; }"
+	"lane debug: stale since ... that run: failed (test-z: the check)" \
+	"${out:0:24}... ${out##*; }"
 h=$($L hash mutants)
 printf '| 2026-01-02 00:00 | %s | inputs %s | 40 caught, 1 missed | 1 min | k |\n' "$base" "$h" >> docs/mutants.md
 out=$($L status mutants)
