@@ -87,15 +87,17 @@ expect_rc "cli: compare of a missing file is a runtime error" 2 "$ft" compare "$
 
 # Unload while workloads keep reclaiming through try_to_unmap_one():
 # ft_rel mapload reads, rewrites and MADV_PAGEOUTs its mapped xfs file
-# (and anon pages) in a loop, in a memcg smaller than what it maps, and
-# verifies every page.  A sampler keeps the last unmap_calls it could
-# read; the module's files go at rmmod, after the transition, so a last
-# value above the one read as the unload started proves the replacement
-# ran during it.
+# (and anon pages) in a loop, in a memcg whose memory.high is below what
+# it maps, and verifies every page.  memory.high, not memory.max: with
+# memory.max a charge once ran out of reclaim retries beside 10 MB of
+# clean, unmapped file THPs, and the OOM kill failed the run.  A sampler
+# keeps the last unmap_calls it could read; the module's files go at
+# rmmod, after the transition, so a last value above the one read as the
+# unload started proves the replacement ran during it.
 rel=$FT_REPO/tests/progs/ft_rel
 mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
 echo +memory > /sys/fs/cgroup/cgroup.subtree_control
-mkdir -p "$cg" && echo 22M > "$cg/memory.max"
+mkdir -p "$cg" && echo 22M > "$cg/memory.high"
 sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" mapload "$3" 16 120' sh "$cg" "$rel" "$FT_XFS" \
 	> "$w/mapload" 2>&1 &
 load_pid=$!

@@ -22,7 +22,7 @@
  *
  * Reclaim sources: pageout = madvise(MADV_PAGEOUT) per mapped segment
  * (then memory.reclaim for cases whose folios two processes map: 6.12's
- * MADV_PAGEOUT skips those); memcg = lower memory.max of the case's memcg
+ * MADV_PAGEOUT skips those); memcg = lower memory.high of the case's memcg
  * (<root>/ft-<pid>) to reclaim about 3/4 of the reclaimable part, then back
  * to max; reclaim = write memory.reclaim.  Every case runs in that memcg
  * when cgroup2 offers one (its memory.stat file_mapped backs the

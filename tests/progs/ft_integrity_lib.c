@@ -470,6 +470,15 @@ static long present_pages(struct ctx *c, long *locked_missing, uint64_t *first_m
 	return total;
 }
 
+/*
+ * Lower memory.high, not memory.max: both writes reclaim the memcg the same
+ * way, but a memory.max write OOM-kills after 16 rounds without progress,
+ * and a stock 6.12 box has such rounds when another thread of the memcg
+ * reclaims at the same time (the -M churn thread charging an open file):
+ * the other reclaimer holds a freed folio it has not yet uncharged while
+ * the last one is young.  One squeeze in about 300 ended in that OOM,
+ * foliotune loaded or not.
+ */
 static int memcg_squeeze(struct ctx *c, size_t reclaimable)
 {
 	long long cur, after, oom0, oom1, kill0, kill1, target, want;
@@ -490,19 +499,19 @@ static int memcg_squeeze(struct ctx *c, size_t reclaimable)
 		return 0;
 	}
 	snprintf(val, sizeof(val), "%lld", target);
-	if (ft_cg_write(c->cg, "memory.max", val) < 0) {
+	if (ft_cg_write(c->cg, "memory.high", val) < 0) {
 		fail(c, "%s", ft_err);
-		ft_cg_write(c->cg, "memory.max", "max");
+		ft_cg_write(c->cg, "memory.high", "max");
 		return -1;
 	}
 	after = ft_cg_read(c->cg, "memory.current");
-	TRY(c, ft_cg_write(c->cg, "memory.max", "max"));
+	TRY(c, ft_cg_write(c->cg, "memory.high", "max"));
 	oom1 = ft_cg_key(c->cg, "memory.events", "oom");
 	kill1 = ft_cg_key(c->cg, "memory.events", "oom_kill");
-	tap_diag("memcg: memory.current %lld -> %lld kB (memory.max %lld kB, %zu kB reclaimable)",
+	tap_diag("memcg: memory.current %lld -> %lld kB (memory.high %lld kB, %zu kB reclaimable)",
 		 cur >> 10, after >> 10, target >> 10, reclaimable >> 10);
 	if (oom1 > oom0 || kill1 > kill0)
-		return fail(c, "memcg OOM while squeezing to memory.max=%lld kB (oom %lld->%lld, "
+		return fail(c, "memcg OOM while squeezing to memory.high=%lld kB (oom %lld->%lld, "
 			    "oom_kill %lld->%lld)", target >> 10, oom0, oom1, kill0, kill1);
 	return 0;
 }
@@ -559,7 +568,7 @@ static int do_reclaim(struct ctx *c)
 		 * Dirty page-cache folios are never reclaimed by memcg
 		 * limit reclaim (MGLRU does not even isolate them and only
 		 * kswapd writes file pages back), so squeezing below them
-		 * would end in a memcg OOM.  Write them back first; the
+		 * would fall short.  Write them back first; the
 		 * dirty-PTE unmap path is covered by the pageout source.
 		 */
 		if (c->tc->kind == K_FILE && !(c->tc->flags & F_PRIVATE) &&
