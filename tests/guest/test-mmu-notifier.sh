@@ -10,11 +10,17 @@
 # all old.
 #   classic LRU  decisions equal stock's (the notifier's answer keeps a
 #                folio), and the notifier is asked about every PTE exactly
-#                once: per PTE with referenced_batch=0 (the same calls as
-#                stock), one range per run with referenced_batch=1
-#   MGLRU        an mm with notifiers is walked per PTE
-#                (referenced_nobatch_lru_gen): decisions and the
-#                notifier's calls, ranges and answers equal stock's
+#                once: as stock with referenced_batch=0 (the same calls),
+#                one range per run with referenced_batch=1, per PTE with 2
+#   MGLRU        an mm with notifiers is walked per PTE by
+#                referenced_batch=1 (referenced_nobatch_lru_gen):
+#                decisions equal stock's, and the notifier's calls, ranges
+#                and answers equal those of the per-PTE walk
+# The kernel's own walk (stock, and arm 0) is per PTE on 6.12; Linux 7
+# batches it (folio_pte_batch(), then one clear_flush_young_ptes_notify()
+# or, under MGLRU, one lru_gen_look_around() per run: one call per run).
+# There the per-PTE walk is arm 2, and arm 1 is compared with it under
+# MGLRU and with the kernel's calls under the classic LRU.
 #   churn        a notifier registered and unregistered in a loop while
 #                reclaim runs (foliotune reads mm_has_notifiers() once per
 #                run): no folio in use reclaimed, with the classic LRU and
@@ -31,7 +37,11 @@ mnfile=/sys/kernel/debug/ft_mn_test/notifier
 integ=("$FT_REPO/tests/progs/ft_integrity" -d "$FT_XFS" -b "$FT_RA" -s 8 -r memcg -U 1
 	-M "$mnfile" -c file-thp-shared-clean -c file-pte2m -c file-fork-shared)
 n_integ=$("${integ[@]}" -P 2>/dev/null || echo 0)
-plan $((49 + n_integ))
+# Linux 7: arm 2 under both LRUs (5 checks each), two more checks of the
+# classic arms 0 and 1
+n7=0
+ft_linux7 && n7=12
+plan $((49 + n7 + n_integ))
 
 # The rules: a folio whose PTEs or secondary MMU show a use is kept
 # (none, sec_first, sec_mid, sec_run2, sec_all, prim, both; one VMA each).
@@ -39,6 +49,17 @@ expect=RKKKKKK
 # With a notifier each PTE is asked once: seven folios of 512 PTEs.
 all1=1111111
 per_pte=512,512,512,512,512,512,512
+# each folio's two runs (496 and 16 PTEs), one range each
+per_run=496+16,496+16,496+16,496+16,496+16,496+16,496+16
+# The kernel's own walk (stock, arm 0): what the notifier is asked about
+# each folio (kfield: calls per folio, or the ranges' sizes), and the arms
+if ft_linux7; then
+	kfield=sizes kcalls=$per_run kwhat="one range per run"
+	arms="0 1 2" marms="0 2 1"
+else
+	kfield=calls kcalls=$per_pte kwhat="one clear_flush_young per PTE"
+	arms="0 1" marms="0 1"
+fi
 
 # field NAME LINE: the value of NAME=V in LINE
 field() { [[ " $2" =~ \ $1=([^ ]+) ]] && echo "${BASH_REMATCH[1]}"; }
@@ -110,29 +131,47 @@ check "mn: classic: stock: ran ($r)" test -n "$stock"
 premise "classic: stock"
 check_eq "mn: classic: stock: decisions follow the rules, the secondary MMU's pages keep their folios" \
 	"$expect" "$stock"
-check_eq "mn: classic: stock: every PTE asked once, one clear_flush_young per PTE" \
-	"$all1 $per_pte 0" "$(field cover "$r") $(field calls "$r") $(field mn_other_ops "$r")"
+check_eq "mn: classic: stock: every PTE asked once, $kwhat" \
+	"$all1 $kcalls 0" "$(field cover "$r") $(field $kfield "$r") $(field mn_other_ops "$r")"
 check "mn: classic: load foliotune" ft_load
-for v in 0 1; do
+for v in $arms; do
 	check "mn: classic: referenced_batch=$v" sh -c "echo $v > $FT_DEBUGFS/referenced_batch"
 	run "classic batch=$v" classic
 	premise "classic: batch=$v"
 	check_eq "mn: classic: batch=$v: decisions are stock's" "$stock" "$(field decisions "$r")"
 	check_eq "mn: classic: batch=$v: every PTE of each folio asked once" "$all1" "$(field cover "$r")"
-	if [ $v = 0 ]; then
+	case $v in
+	0)
 		check_eq "mn: classic: batch=0: stock's calls, ranges and answers" \
-			"$per_pte $sdigest" "$(field calls "$r") $(field digest "$r")"
-	else
-		# each folio's two runs (496 and 16 PTEs), one range each
-		check_eq "mn: classic: batch=1: one range per run" \
-			"496+16,496+16,496+16,496+16,496+16,496+16,496+16" "$(field sizes "$r")"
+			"$kcalls $sdigest" "$(field $kfield "$r") $(field digest "$r")"
+		# Linux 7: the kernel's 14 runs (7 folios, 2 each) ran, no arm's
+		if ft_linux7; then
+			check "mn: classic: batch=0: the kernel's runs (referenced_kernel_batches +$(field referenced_kernel_batches "$r") >= 14), none of foliotune's (batches +$(field referenced_batches "$r"), nobatch_off +$(field referenced_nobatch_off "$r"))" \
+				test "$(field referenced_kernel_batches "$r")" -ge 14 -a \
+				"$(field referenced_batches "$r")" = 0 -a \
+				"$(field referenced_nobatch_off "$r")" = 0
+		fi
+		;;
+	1)
+		check_eq "mn: classic: batch=1: one range per run" "$per_run" "$(field sizes "$r")"
 		check "mn: classic: batch=1: the ranges are runs foliotune counted ($(field mn_ranges "$r") <= referenced_batches +$(field referenced_batches "$r"))" \
 			test "$(field mn_ranges "$r")" -ge 14 -a \
 			"$(field mn_ranges "$r")" -le "$(field referenced_batches "$r")"
-	fi
+		# Linux 7 batches the same runs: the same calls as stock
+		if ft_linux7; then
+			check_eq "mn: classic: batch=1: stock's calls, ranges and answers (Linux 7 batches too)" \
+				"$sdigest" "$(field digest "$r")"
+		fi
+		;;
+	2)
+		check "mn: classic: batch=2: one clear_flush_young per PTE ($(field calls "$r")), PTEs tested singly (nobatch_off +$(field referenced_nobatch_off "$r") >= 3584)" \
+			test "$(field calls "$r")" = "$per_pte" -a \
+			"$(field referenced_nobatch_off "$r")" -ge 3584
+		;;
+	esac
 done
 
-# ---- MGLRU: the notifier's mm walked per PTE, as stock walks it
+# ---- MGLRU: the notifier's mm walked per PTE, as 6.12's stock walks it
 # lru_gen core only (referenced.py: no page-table walk before eviction)
 echo 0x0001 > "$lrugen"
 check_eq "mn: MGLRU on, without its page-table walk" 0x0001 "$(cat "$lrugen")"
@@ -143,26 +182,57 @@ mdigest=$(field digest "$r")
 check "mn: mglru: stock: ran ($r)" test -n "$mstock"
 premise "mglru: stock"
 check_eq "mn: mglru: stock: decisions follow the rules" "$expect" "$mstock"
-# every PTE once from the walk, some again from a look-around
-calls=$(field calls "$r")
-check "mn: mglru: stock: the notifier asked about every PTE of each folio ($calls clear_young)" \
-	test -n "$calls" -a "$(field mn_other_ops "$r")" = 0 -a \
-	"$(tr , '\n' <<< "${calls:-0}" | awk '$1 < 512' | wc -l)" = 0
+if ft_linux7; then
+	# one look-around per run: its test_and_clear_young_ptes_notify() over
+	# the run; its neighbours are this folio's PTEs, isolated, skipped
+	check_eq "mn: mglru: stock: every PTE asked once, one clear_young range per run" \
+		"$all1 $per_run 0" "$(field cover "$r") $(field sizes "$r") $(field mn_other_ops "$r")"
+else
+	# every PTE once from the walk, some again from a look-around
+	calls=$(field calls "$r")
+	check "mn: mglru: stock: the notifier asked about every PTE of each folio ($calls clear_young)" \
+		test -n "$calls" -a "$(field mn_other_ops "$r")" = 0 -a \
+		"$(tr , '\n' <<< "${calls:-0}" | awk '$1 < 512' | wc -l)" = 0
+fi
 check "mn: mglru: load foliotune" ft_load
-for v in 0 1; do
+# Linux 7: arm 2 (the per-PTE walk arm 1 is held to) before arm 1
+for v in $marms; do
 	check "mn: mglru: referenced_batch=$v" sh -c "echo $v > $FT_DEBUGFS/referenced_batch"
 	run "mglru batch=$v" mglru
 	premise "mglru: batch=$v"
 	check_eq "mn: mglru: batch=$v: decisions are stock's" "$mstock" "$(field decisions "$r")"
-	check_eq "mn: mglru: batch=$v: stock's calls, ranges and answers" "$mdigest" "$(field digest "$r")"
-	if [ $v = 0 ]; then
+	if [ "$v" = 2 ]; then
+		pdigest=$(field digest "$r")
+		check_eq "mn: mglru: batch=2: every PTE asked once, one clear_young per PTE" \
+			"$all1 $per_pte" "$(field cover "$r") $(field calls "$r")"
+	elif [ "$v" = 1 ] && ft_linux7; then
+		check_eq "mn: mglru: batch=1: the per-PTE walk's calls, ranges and answers (batch=2's)" \
+			"$pdigest" "$(field digest "$r")"
+	else
+		check_eq "mn: mglru: batch=$v: stock's calls, ranges and answers" "$mdigest" "$(field digest "$r")"
+	fi
+	case $v$(ft_linux7 && echo 7) in
+	0)
 		check_eq "mn: mglru: batch=0: PTEs tested singly for being off, no MGLRU run" "yes 0" \
 			"$([ "$(field referenced_nobatch_off "$r")" -ge 3584 ] && echo yes) $(field referenced_lru_gen_batches "$r")"
-	else
+		;;
+	07)
+		# the kernel's 14 runs (7 folios, 2 each), one look-around each
+		check "mn: mglru: batch=0: the kernel's MGLRU runs (referenced_kernel_lru_gen_batches +$(field referenced_kernel_lru_gen_batches "$r") >= 14), none of foliotune's (lru_gen_batches +$(field referenced_lru_gen_batches "$r"), nobatch_off +$(field referenced_nobatch_off "$r"))" \
+			test "$(field referenced_kernel_lru_gen_batches "$r")" -ge 14 -a \
+			"$(field referenced_lru_gen_batches "$r")" = 0 -a \
+			"$(field referenced_nobatch_off "$r")" = 0
+		;;
+	27)
+		check_eq "mn: mglru: batch=2: PTEs tested singly for being off, no MGLRU run" "yes 0" \
+			"$([ "$(field referenced_nobatch_off "$r")" -ge 3584 ] && echo yes) $(field referenced_lru_gen_batches "$r")"
+		;;
+	*)
 		# 7 folios of 512 PTEs, each walked per PTE
 		check "mn: mglru: batch=1: the notifier's mm walked per PTE (referenced_nobatch_lru_gen +$(field referenced_nobatch_lru_gen "$r") >= 3584)" \
 			test "$(field referenced_nobatch_lru_gen "$r")" -ge 3584
-	fi
+		;;
+	esac
 done
 
 # ---- a notifier that comes and goes while reclaim walks the mm
