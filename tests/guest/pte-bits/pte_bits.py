@@ -42,6 +42,11 @@ test (tests/guest/test-unmap-pte-bits.sh) checks them.  Needs root.
                 run of one PTE of a large folio (unmap_batch_order0, and
                 unmap_nobatch_partial or, with unmap_batch=2, _off; with
                 0, on Linux 7, the kernel's own: unmap_kernel_*).
+  A last argument "linux7" (partial, single, tlb file; the shell tests
+  give it on Linux 7, whose read faults make order-0 file folios) makes the
+  file's large folios another way: 2 MiB ones by MADV_HUGEPAGE, kept
+  PTE-mapped (partial, single: huge_file()), or 64 KiB ones by 64 KiB
+  writes (tlb file, see there).
   pager FILE S  a workload, not a check: for S seconds, read FILE through a
                 shared mapping and MADV_PAGEOUT it, again and again
                 (tests/guest/test-cli.sh unloads under it).
@@ -63,8 +68,12 @@ PAGE = 4096
 VMSTAT = "/sys/kernel/debug/foliotune/vmstat"
 # <asm-generic/mman-common.h>; Debian 12's Python lacks mmap's MADV_PAGEOUT
 MADV_DONTNEED, MADV_FREE, MADV_DONTFORK, MADV_PAGEOUT = 4, 8, 10, 21
+MADV_HUGEPAGE = 14
+PR_SET_THP_DISABLE = 41                 # <linux/prctl.h>
 libc = ctypes.CDLL(None, use_errno=True)
 libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong,
+                       ctypes.c_ulong, ctypes.c_ulong]
 
 
 def madvise(m, advice, off=0, length=None):
@@ -78,6 +87,27 @@ def madvise(m, advice, off=0, length=None):
 
 def addr_of(m):
     return ctypes.addressof(ctypes.c_char.from_buffer(m))
+
+
+def huge_file(m, linux7):
+    """Before the read faults of the file mapping m, if linux7: large folios
+    on Linux 7.  Its mmap read-around allocates order-0 folios
+    (do_sync_mmap_readahead(): ra->order = 0, where 6.12's
+    page_cache_ra_order() raised it to 2), and in the test box no later
+    readahead raised the order for these files: read faults made no large
+    folio.  MADV_HUGEPAGE makes the fault's readahead allocate folios of
+    up to 2 MiB (the file's size bounds them), and PR_SET_THP_DISABLE
+    keeps a 2 MiB one from being PMD-mapped (do_set_pmd() refuses a
+    process with THP disabled): each is mapped by PTEs, as the cases
+    need.  (Tried on a 6.18 kernel, whose read-around is Linux 7's, on
+    ext4: 8 MiB read by faults made 2048 order-0 folios; this, four
+    order-9 ones, FilePmdMapped 0 kB; without the prctl, 8192 kB.)"""
+    if not linux7:
+        return
+    if libc.prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0):
+        err = ctypes.get_errno()
+        raise OSError(err, "prctl(PR_SET_THP_DISABLE): " + os.strerror(err))
+    madvise(m, MADV_HUGEPAGE)
 
 
 def pagemap(addr, n):
@@ -125,11 +155,12 @@ def pattern(i):
     return (b"%08d" % i) * (PAGE // 8)
 
 
-def case_partial(path):
+def case_partial(path, linux7=False):
     size = os.path.getsize(path)
     n = size // PAGE
     fd = os.open(path, os.O_RDWR)
     m = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+    huge_file(m, linux7)
     a = addr_of(m)
     for i in range(n):
         m[i * PAGE]
@@ -288,7 +319,7 @@ def case_swap():
         delta(c0, c1, "unmap_nobatch_small")))
 
 
-def case_tlb(kind, path=None):
+def case_tlb(kind, path=None, linux7=False):
     """A missing TLB flush, seen through the test box's own TLB: read
     every page (the CPU caches read-only translations), MADV_PAGEOUT (a
     clean folio is freed), then give the pages new contents by another
@@ -317,10 +348,22 @@ def case_tlb(kind, path=None):
                           mmap.PROT_READ | mmap.PROT_WRITE)
         else:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
-            for i in range(n):
-                os.pwrite(fd, pattern(i), i * PAGE)
-            os.fsync(fd)                    # clean page cache
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            if linux7:
+                # Linux 7: 64 KiB folios from 64 KiB writes (the write
+                # path sizes a folio by the write), kept: read faults
+                # would make order-0 ones (huge_file()), and one folio of
+                # the whole file, by MADV_HUGEPAGE, was not freed by
+                # MADV_PAGEOUT in a third of the runs on a 6.18 kernel
+                # (its pages stay where they were: no page moves)
+                for i in range(0, n, 16):
+                    os.pwrite(fd, b"".join(pattern(j) for j in range(i, i + 16)),
+                              i * PAGE)
+                os.fsync(fd)                # clean page cache
+            else:
+                for i in range(n):
+                    os.pwrite(fd, pattern(i), i * PAGE)
+                os.fsync(fd)                # clean page cache
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
             m = mmap.mmap(fd, size, mmap.MAP_SHARED,
                           mmap.PROT_READ | mmap.PROT_WRITE)
         off = 0
@@ -413,13 +456,14 @@ def folio_heads(a, n):
     return folio
 
 
-def case_single(path):
+def case_single(path, linux7=False):
     size = os.path.getsize(path)
     n = size // PAGE
     fd = os.open(path, os.O_RDWR)
     os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)  # charged to our memcg
     # writable for ctypes (addr_of), only read
     m = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+    huge_file(m, linux7)
     a = addr_of(m)
     for i in range(n):
         m[i * PAGE]                     # read faults: readahead, large folios
@@ -493,8 +537,11 @@ def case_near(path):
 
 if __name__ == "__main__":
     case = sys.argv[1]
+    # a last argument "linux7": Linux 7's large file folios (the top)
+    linux7 = sys.argv[-1] == "linux7"
+    args = sys.argv[2:len(sys.argv) - linux7]
     if case == "partial":
-        case_partial(sys.argv[2])
+        case_partial(args[0], linux7)
     elif case == "dirty":
         case_dirty()
     elif case == "lazyfree":
@@ -502,9 +549,9 @@ if __name__ == "__main__":
     elif case == "swap":
         case_swap()
     elif case == "tlb":
-        case_tlb(*sys.argv[2:])
+        case_tlb(*args, linux7=linux7)
     elif case == "single":
-        case_single(sys.argv[2])
+        case_single(args[0], linux7)
     elif case == "near":
         case_near(sys.argv[2])
     elif case == "pager":
