@@ -19,6 +19,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/utsname.h>
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -353,6 +354,13 @@ void ft_cl_child(void)
 bool ft_exists(const char *path)
 {
 	return access(path, F_OK) == 0;
+}
+
+bool ft_linux7(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && atoi(u.release) >= 7;
 }
 
 int ft_read_file(const char *path, char *buf, size_t n)

@@ -92,6 +92,8 @@ int ft_knob_get(const char *path, char *val, size_t n);
  * writes val and reads it back. */
 int ft_knob_set(const char *path, const char *val);
 bool ft_exists(const char *path);
+/* The running kernel is Linux 7 or later (tests/lib.sh's ft_linux7). */
+bool ft_linux7(void);
 
 /* ---- cgroup v2 ------------------------------------------------------ */
 

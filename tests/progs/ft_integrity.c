@@ -330,7 +330,7 @@ static int set_mthp(const char *file, int want_kb)
  * order-9 folio and retracts the case's page tables (seen in the box:
  * thp_collapse_alloc +4 and RSS 0 for 8 MiB of order-0 pages).  Its
  * thread runs only while anonymous PMD THP is on: off for the case,
- * restored after it.
+ * restored after it.  The file cases on Linux 7 too (prepare()).
  */
 static int stop_khugepaged(void)
 {
@@ -366,6 +366,20 @@ static int prepare(struct ctx *c)
 			return -1;
 		if ((tc->flags & F_RA) && strcmp(opt.ra_path, "none") &&
 		    ft_knob_set(opt.ra_path, opt.ra_kb) < 0)
+			return -1;
+		/*
+		 * Linux 7's khugepaged collapses the 2 MiB ranges of any
+		 * regular file whose mapping takes PMD-sized folios (xfs),
+		 * open for write or not (file_thp_enabled(); 6.12 needed
+		 * READ_ONLY_THP_FOR_FS and a file nobody writes), under THP
+		 * "always": collapse_file() unmaps the case's small folios
+		 * before its reclaim (seen on 7.3.4: file-ra-private-dirty's
+		 * first 4 MiB, its order 0 to 6 folios, unmapped before the
+		 * reclaim, which found nothing mapped to unmap).  Off for a
+		 * file case that does not ask for PMD-sized folios.
+		 */
+		if (ft_linux7() && !(tc->flags & (F_THP | F_PTE2M | F_ALIGNED)) &&
+		    stop_khugepaged() < 0)
 			return -1;
 		break;
 	case K_TMPFS:

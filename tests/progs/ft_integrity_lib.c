@@ -18,7 +18,6 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 
 /* ---- failure helpers (case process) --------------------------------- */
@@ -706,9 +705,7 @@ static const ctr_mask kernel_ctrs = CBIT(unmap_kernel_batches) |
 /* Linux 7 batches in its own try_to_unmap_one(): arm 0 is not per PTE. */
 static bool kernel_batches(void)
 {
-	struct utsname u;
-
-	return !uname(&u) && atoi(u.release) >= 7;
+	return ft_linux7();
 }
 
 /* All of foliotune's counters in one read; -1 (ft_err) if one is missing. */
