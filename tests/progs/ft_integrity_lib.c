@@ -473,10 +473,10 @@ static long present_pages(struct ctx *c, long *locked_missing, uint64_t *first_m
  * Lower memory.high, not memory.max: both writes reclaim the memcg the same
  * way, but a memory.max write OOM-kills after 16 rounds without progress,
  * and a stock 6.12 box has such rounds when another thread of the memcg
- * reclaims at the same time (the -M churn thread charging an open file):
- * the other reclaimer holds a freed folio it has not yet uncharged while
- * the last one is young.  One squeeze in about 300 ended in that OOM,
- * foliotune loaded or not.
+ * reclaims at the same time (the -M churn thread charging an open file;
+ * in one OOM report the page counter stood 2 MiB above memory.stat's sum,
+ * likely a folio the other reclaimer freed and had not yet uncharged).
+ * One squeeze in about 300 ended in that OOM, foliotune loaded or not.
  */
 static int memcg_squeeze(struct ctx *c, size_t reclaimable)
 {
