@@ -74,8 +74,12 @@ check_eq "schedule: ... and the other jobs' results are all there" 2 "$(cat "$w"
 # background command of a script ignores SIGINT).  env resets SIGINT: a
 # test run started in the background (nohup make check &) inherits it
 # ignored, and a shell cannot trap a signal ignored at its start.
+# The jobs sleep an odd length, so that no other sleep on the machine is
+# taken for a job's, nor killed below.
+long=299.37
+long_re="^sleep ${long/./[.]}\$"
 set -m
-env --default-signal=INT "$w/run.sh" "$w/l4" 2 long1:0:299.37 long2:0:299.37 long3:0:299.37 > "$w/out4" 2>&1 &
+env --default-signal=INT "$w/run.sh" "$w/l4" 2 long1:0:$long long2:0:$long long3:0:$long > "$w/out4" 2>&1 &
 runner=$!
 set +m
 for _ in $(seq 50); do
@@ -86,12 +90,11 @@ kill -INT "$runner"
 wait "$runner"
 rc=$?
 check_eq "schedule: an interrupt ends the run with 130" 130 "$rc"
-# (a busy host may take a moment to end them).  An odd length, so that
-# no other sleep on the machine is taken for a job's, nor killed below.
-gone() { ! pgrep -f '^sleep 299[.]37$' > /dev/null; }
+# (a busy host may take a moment to end them)
+gone() { ! pgrep -f "$long_re" > /dev/null; }
 for _ in $(seq 50); do gone && break; sleep 0.1; done
-left=$(pgrep -f '^sleep 299[.]37$' | wc -l)
+left=$(pgrep -f "$long_re" | wc -l)
 check_eq "schedule: ... and leaves no job's process running" 0 "$left"
 check "schedule: ... and the queue's rest never started" test "$(grep -c '^start' "$w/l4/events")" = 2
-pkill -f '^sleep 299[.]37$' 2>/dev/null
+pkill -f "$long_re" 2>/dev/null
 exit 0
