@@ -119,10 +119,15 @@ guest_suite() {
 	0) echo "ok - guest $name: boot, run, clean console, $got results as planned" | emit ;;
 	plan) echo "not ok - guest $name: boot, run, clean console # $plan_note" | emit ;;
 	251) echo "not ok - guest $name: $(vm_why $rc) while tests ran (see $logs/console-$name.log)" | emit
-	     # CI keeps only this output: what the kernel said last, in
-	     # the part too, for the failure summary at the end.
-	     { echo "# last console lines of guest $name:"
-	       grep -vE '^VMRUN_' "$logs/console-$name.log" | tail -60 | sed 's/^/#   /'; } >> "$part" ;;
+	     # CI keeps only this output: the kernel's first report (a hung
+	     # task's stack, say) and what it said last, in the part too, for
+	     # the failure summary at the end (which keeps 40 lines).
+	     { if report=$(tests/vm/console-gate.sh --first 28 "$logs/console-$name.log"); then
+			echo "# first kernel report of guest $name:"
+			printf '%s\n' "$report" | sed 's/^/#   /'
+	       fi
+	       echo "# last console lines of guest $name:"
+	       grep -vE '^VMRUN_' "$logs/console-$name.log" | tail -10 | sed 's/^/#   /'; } >> "$part" ;;
 	252) echo "not ok - guest $name: $(vm_why $rc) (see $logs/console-$name.log)" | emit
 	     grep -A40 'console gate' "$out" | head -40 | sed 's/^/#   /' >> "$part" ;;
 	250|"$FT_VM_NO_SCRATCH") echo "not ok - guest $name: $(vm_why $rc)" | emit ;;
@@ -144,7 +149,7 @@ boot() {
 
 # A job's results as it ends: its result lines, its diagnostics, its time.
 job_done() {
-	grep -E '^(not )?ok - |^# (last console|guest|early)|^#   ' "$logs/parts/$1.tap"
+	grep -E '^(not )?ok - |^# (first kernel|last console|guest|early)|^#   ' "$logs/parts/$1.tap"
 	grep '^# job ' "$logs/parts/$1.tap" | tee -a "$logs/timings.txt"
 }
 SCHED_ON_DONE=job_done

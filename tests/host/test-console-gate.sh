@@ -62,3 +62,28 @@ if "$gate" "$w/log" 2>/dev/null; then
 else
 	echo "not ok - console gate passes a clean debug-kernel boot # it failed it"
 fi
+
+# --first N: a dead box's report starts at its first error, not at the idle
+# CPUs' NMI backtraces a hung-task panic ends with.
+{
+	echo "${ts}foliotune: loaded"
+	echo "${ts}INFO: task ft_faultaround:312 blocked for more than 120 seconds."
+	echo "VMRUN_STATUS 0"
+	echo "${ts}Call Trace:"
+	echo "${ts} folio_wait_bit_common+0x13c/0x340"
+	echo "${ts}NMI backtrace for cpu 0"
+} > "$w/log"
+got=$("$gate" --first 3 "$w/log" | tr '\n' '|')
+want="${ts}INFO: task ft_faultaround:312 blocked for more than 120 seconds.|${ts}Call Trace:|"
+want+="${ts} folio_wait_bit_common+0x13c/0x340|"
+if [ "$got" = "$want" ]; then
+	echo "ok - console gate --first prints from the first report on"
+else
+	echo "not ok - console gate --first prints from the first report on # got: $got"
+fi
+echo "${ts}foliotune: loaded" > "$w/log"
+if "$gate" --first 3 "$w/log" > /dev/null; then
+	echo "not ok - console gate --first fails on a log without a report # it passed"
+else
+	echo "ok - console gate --first fails on a log without a report"
+fi
