@@ -413,9 +413,7 @@ DEBUG_ENV = FT_TEST_LOGS=$${FT_TEST_LOGS:-$(CURDIR)/build/test-logs-debug} FT_TI
 	FT_LEAK_KO=$(BUILD)/tests-modules/ft_leak_test.ko
 
 debug-run:
-	$(DEBUG_ENV) FT_STAGES="guest reliability gate" \
-		FT_SUITES="main reclaim unmap rel-input rel-security rel-faults rel-cycles rel-stress rel-peer rel-leaks" \
-		tests/debug-kernel/record.sh tests/run.sh
+	$(DEBUG_ENV) tests/debug-kernel/record.sh tests/debug-kernel/run.sh
 
 debug-catches:
 	$(DEBUG_ENV) tests/debug-kernel/catches.sh

@@ -40,6 +40,7 @@
 # runs everything:
 #   FT_STAGES          stages to run (default "host style guest reliability gate kernels demo")
 #   FT_SUITES          boots to run, by name: main reclaim unmap rel-input ... (default all)
+#   FT_SUITES_EXCEPT   boots to leave out, by name (a new boot is then in by default)
 #   FT_GUEST_SUITES    guest-stage suites to run (default "main reclaim quiet unmap")
 #   FT_LANES           boxes at once (default: the cores, at most 2)
 #   FT_TEST_LOGS       log directory
@@ -57,6 +58,7 @@ FT_WRONG_KVER=${FT_WRONG_KVER:-6.1.0-57-amd64}	# a kernel foliotune must refuse
 logs=${FT_TEST_LOGS:-$repo/build/test-logs}
 stages=" ${FT_STAGES:-host style guest reliability gate kernels demo} "
 only_suites=" ${FT_SUITES:-} "
+except_suites=" ${FT_SUITES_EXCEPT:-} "
 scale=${FT_TIME_SCALE:-1}
 warn_ko=${FT_WARN_KO:-$repo/tests/modules/ft_warn_test.ko}
 mkdir -p "$logs"
@@ -75,7 +77,10 @@ done
 # The unmap suite's per-case timeout grows with the boots' (debug kernels).
 [ "$scale" != 1 ] && vm_opts+=(-e "FT_TIMEOUT=$((180 * scale))")
 has_stage() { [[ $stages == *" $1 "* ]]; }
-wanted() { [ "$only_suites" = "  " ] || [[ $only_suites == *" $1 "* ]]; }
+wanted() {
+	[[ $except_suites != *" $1 "* ]] &&
+	{ [ "$only_suites" = "  " ] || [[ $only_suites == *" $1 "* ]]; }
+}
 . tests/plan.sh
 # Each stage or boot writes its results and plan to its part ($part:
 # build/test-logs/parts/NAME.tap), which the end of the run assembles.
