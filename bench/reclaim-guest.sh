@@ -1,23 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# reclaim-guest.sh OUTDIR - the 2x2 of unmap_batch x referenced_batch under
-# the classic LRU and MGLRU, inside the test box.
+# reclaim-guest.sh OUTDIR - the arms of unmap_batch and referenced_batch
+# under the classic LRU and MGLRU, inside the test box.
 #
 # Started by bench/reclaim.sh (one boot); writes raw files only, into
 # OUTDIR/raw/ (bench/report/reclaim.py turns them into OUTDIR/results.md).
 #
 # Setup: scratch xfs on /dev/vda (FT_SCRATCH_DEV), zram swap, foliotune
-# loaded.  Configurations (every run also -s reclaim_probes=0):
+# loaded.  Configurations (bench/reclaim-arms.sh; every run
+# also -s reclaim_probes=0):
 #
-#   stock  unmap_batch=0 referenced_batch=0     unmap  1 0
-#   refs   0 1                                  both   1 1
+#   stock  unmap_batch=0 referenced_batch=0 (the kernel's own code)
+#   unmap  1 0     refs  0 1     both  1 1       (foliotune's batching)
+#   pte    2 2     unmap-pte 2 0     refs-pte 0 2  (one PTE at a time)
 #
 # For rep = 1..BENCH_REPS: per LRU mode (odd reps in BENCH_LRU's order, even
 # reps reversed; /sys/kernel/mm/lru_gen/enabled written, read back, checked)
-# and workload, the four configurations, odd reps in the order stock unmap
-# refs both, even reps reversed, so a linear drift favours none.  Every run
-# is
+# and workload, the configurations, odd reps in BENCH_ARMS's order, even
+# reps reversed, so a linear drift favours none and stock's pair with each
+# is ABBA.  Every run is
 #
 #   foliotune record -l RUN.CONFIG -s unmap_batch=U -s referenced_batch=R \
 #       -s reclaim_probes=0 -o raw/RUN.CONFIG.REP.rec -- CMD
@@ -35,7 +37,7 @@
 # original lru_gen/enabled value is restored at the end.
 #
 # Environment:
-#   BENCH_WORKLOADS  NAME:MB words (default "file2m:256 file2m:1024 filera:2048");
+#   BENCH_WORKLOADS  NAME:MB words (default "file2m:1024 filera:1024");
 #                    NAME file2m (PTE-mapped 2 MiB file folios) or filera
 #                    (default readahead: Baolin Wang's workload)
 #   BENCH_LRU        "classic mglru" (default), or one of them
@@ -46,6 +48,8 @@
 #                    need not be among BENCH_WORKLOADS)
 #   BENCH_LOOK_REPS  runs per trace workload of the look session (default 1;
 #                    0 = none; only with mglru in BENCH_LRU)
+#   BENCH_ARMS       the configurations, stock first (default: all on Linux 7,
+#                    those without a 2 on 6.12: bench/reclaim-arms.sh)
 set -uo pipefail
 
 out=${1:?usage: reclaim-guest.sh OUTDIR}
@@ -56,15 +60,17 @@ repo=${FT_REPO:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$repo/tests/lib.sh"
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$repo/bench/lib.sh"
+# shellcheck source=SCRIPTDIR/reclaim-arms.sh
+. "$repo/bench/reclaim-arms.sh"
 
-WORKLOADS=$(echo "${BENCH_WORKLOADS:-file2m:256 file2m:1024 filera:2048}" | tr ',' ' ')
+WORKLOADS=$(echo "${BENCH_WORKLOADS:-file2m:1024 filera:1024}" | tr ',' ' ')
 LRUS=$(echo "${BENCH_LRU:-classic mglru}" | tr ',' ' ')
 REPS=${BENCH_REPS:-6}
 WARMUP=${BENCH_WARMUP:-1}
 TRACE_REPS=${BENCH_TRACE_REPS:-1}
 LOOK_REPS=${BENCH_LOOK_REPS:-1}
 TRACE_WORKLOADS=$(echo "${BENCH_TRACE_WORKLOADS-file2m:1024}" | tr ',' ' ')
-CONFIGS="stock unmap refs both"
+CONFIGS=$(echo "${BENCH_ARMS:-$(bench_reclaim_configs "$(uname -r)")}" | tr ',' ' ')
 
 FT=$repo/userspace/foliotune
 RB=$repo/tests/progs/ft_reclaim_bench
@@ -83,6 +89,10 @@ command -v perl > /dev/null || die "perl missing (file2m needs it)"
 for l in $LRUS; do
 	case $l in classic | mglru) ;; *) die "BENCH_LRU: '$l' is neither classic nor mglru" ;; esac
 done
+for c in $CONFIGS; do
+	bench_reclaim_knobs "$c" > /dev/null || die "BENCH_ARMS: '$c' is none of $BENCH_RECLAIM_ARMS"
+done
+[ "${CONFIGS%% *}" = stock ] || die "BENCH_ARMS must start with stock, the configuration the others pair with"
 maxmb=0
 for w in $WORKLOADS $TRACE_WORKLOADS; do
 	case $w in
@@ -120,6 +130,7 @@ trap teardown EXIT
 	echo "reps $REPS"
 	echo "workloads $WORKLOADS"
 	echo "lru_modes $LRUS"
+	echo "configs $CONFIGS"
 	echo "trace_reps $TRACE_REPS"
 	echo "trace_workloads $TRACE_WORKLOADS"
 	echo "warmup $WARMUP"
@@ -167,15 +178,9 @@ workload_cmd() {
 
 # knobs CONFIG: the -s options of CONFIG in SET.
 knobs() {
-	local u r
-	case $1 in
-	stock) u=0 r=0 ;;
-	unmap) u=1 r=0 ;;
-	refs) u=0 r=1 ;;
-	both) u=1 r=1 ;;
-	*) return 1 ;;
-	esac
-	SET=(-s "unmap_batch=$u" -s "referenced_batch=$r" -s reclaim_probes=0)
+	local k
+	k=$(bench_reclaim_knobs "$1") || return 1
+	SET=(-s "unmap_batch=${k% *}" -s "referenced_batch=${k#* }" -s reclaim_probes=0)
 }
 
 # run_one WORKLOAD LRU CONFIG TAG [PHASE]: one recorded run (with PHASE: a

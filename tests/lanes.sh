@@ -46,9 +46,9 @@ mutants docs/mutants.md ^\|.20[0-9-]+ module :!module/verified module/verified/@
 debug docs/debug-runs.md ^\|.20[0-9-]+ module include tests/guest tests/progs/ft_rel.c tests/mm-selftests tests/debug-kernel scripts/kernels/kcopy.py
 box-proof docs/own-box.md ^Last.run: module include userspace tests/own-box bench/box.sh tests/guest Makefile scripts
 kernels docs/kernels.md ^\|.20[0-9-]+.[0-9:]+.\|.*\|.inputs module include scripts/kernels tests/guest/smoke.sh tests/vm/schedule.sh
-bench-unmap bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}\] module include bench/unmap.sh bench/unmap-guest.sh bench/lib.sh bench/report tests/progs
-bench-faultaround bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-faultaround\] module include bench/faultaround.sh bench/faultaround-guest.sh bench/lib.sh bench/report tests/progs bench/progs
-bench-reclaim bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-reclaim\] module include bench/reclaim.sh bench/reclaim-guest.sh bench/lib.sh bench/report tests/progs
+bench-unmap bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}\] module include bench/unmap.sh bench/unmap-guest.sh bench/lib.sh bench/report/unmap.py bench/report/session.py bench/records.py tests/progs
+bench-faultaround bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-faultaround\] module include bench/faultaround.sh bench/faultaround-guest.sh bench/lib.sh bench/report/faultaround.py bench/report/session.py bench/records.py tests/progs bench/progs
+bench-reclaim bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-reclaim\] module include bench/reclaim.sh bench/reclaim-guest.sh bench/reclaim-arms.sh bench/lib.sh bench/report/reclaim.py bench/report/session.py bench/records.py tests/progs
 EOF
 }
 
