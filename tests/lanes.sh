@@ -160,6 +160,13 @@ status() {
 	if [ "$commit" != unknown ]; then
 		# shellcheck disable=SC2086
 		since=$(git log --reverse --format=%h "$commit..HEAD" -- $paths | head -1)
+		# no commit changed an input: the work tree did, or the list of
+		# inputs did (this file)
+		# shellcheck disable=SC2086
+		if [ -z "$since" ] && [ -z "$(git status --porcelain -- $paths)" ]; then
+			since=$(git log --reverse --format=%h "$commit..HEAD" -- tests/lanes.sh | head -1)
+			[ -n "$since" ] && since="$since (its list of inputs)"
+		fi
 	fi
 	# stale lines end with what that run found, so "stale" never hides a failure
 	if [ "$hash" = none ]; then

@@ -76,6 +76,16 @@ if fresh; then
 else
 	ok "lanes: ... which 'fresh' reports as a failure"
 fi
+# A lane whose list of inputs changed is stale since that commit.
+git reset -q --hard "$base"
+printf '| 2026-01-01 00:00 | %s | inputs %s | 1 caught, 0 missed | 1 min | k |\n' "$base" "$h0" >> docs/mutants.md
+git commit -qam "record a run"
+sed -i '/^mutants /s/ tests\/mutants / /' tests/lanes.sh
+git commit -qam "the mutation lane's inputs, one fewer"
+listed=$(git rev-parse --short HEAD)
+out=$($L status mutants)
+check_eq "lanes: ... or since the commit that changed its list of inputs" \
+	"lane mutants: stale since $listed (its list of inputs)" "${out%%: inputs*}"
 
 # What a run at the current inputs found: passed, failed (with the first
 # failure), incomplete; a mutation-lane row by its "missed" count.
