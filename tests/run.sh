@@ -39,7 +39,8 @@
 # which runs the same suites on another kernel build); all optional, CI
 # runs everything:
 #   FT_STAGES          stages to run (default "host style guest reliability gate kernels demo")
-#   FT_SUITES          boots to run, by name: main reclaim unmap rel-input ... (default all)
+#   FT_SUITES          boots to run, by name: main reclaim unmap rel-input ...
+#                      gate kernels-KVER demo (default all)
 #   FT_SUITES_EXCEPT   boots to leave out, by name (a new boot is then in by default)
 #   FT_GUEST_SUITES    guest-stage suites to run (default "main reclaim quiet unmap")
 #   FT_LANES           boxes at once (default: the cores, at most 2)
@@ -50,12 +51,17 @@
 #   FT_LEAK_KO         ft_leak_test.ko of a kmemleak kernel: adds the rel-leaks suite
 #   FT_TIME_SCALE      multiply the boots' timeouts (slow debug kernels)
 #   FT_WRONG_KVER      the other kernel the wrong-kernel suite boots
+#   FT_DRY_RUN=1       run nothing: print the boxes' options and the boots
+#                      the selection queues, one "boot NAME QUIET COMMAND"
+#                      line each (tests/host/test-run-selection.sh)
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
 KVER=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
 FT_WRONG_KVER=${FT_WRONG_KVER:-6.1.0-57-amd64}	# a kernel foliotune must refuse
 logs=${FT_TEST_LOGS:-$repo/build/test-logs}
+# a dry run leaves the last run's logs alone
+[ "${FT_DRY_RUN:-0}" = 1 ] && { logs=$(mktemp -d); trap 'rm -rf "$logs"' EXIT; }
 stages=" ${FT_STAGES:-host style guest reliability gate kernels demo} "
 only_suites=" ${FT_SUITES:-} "
 except_suites=" ${FT_SUITES_EXCEPT:-} "
@@ -82,7 +88,9 @@ for var in FT_KO FT_WRONG_KO FT_LEAK_KO; do
 done
 # The unmap suite's per-case timeout grows with the boots' (debug kernels).
 [ "$scale" != 1 ] && vm_opts+=(-e "FT_TIMEOUT=$((180 * scale))")
-has_stage() { [[ $stages == *" $1 "* ]]; }
+dry=${FT_DRY_RUN:-0}
+# the stages that run here, not in a box, are left out of a dry run
+has_stage() { [[ $stages == *" $1 "* ]] && { [ "$dry" != 1 ] || [[ " host style " != *" $1 "* ]]; }; }
 wanted() {
 	[[ $except_suites != *" $1 "* ]] &&
 	{ [ "$only_suites" = "  " ] || [[ $only_suites == *" $1 "* ]]; }
@@ -279,7 +287,7 @@ gate_job() {
 		fi
 	done
 }
-if has_stage gate; then
+if has_stage gate && wanted gate; then
 	parts_order+=(gate)
 	sched_add gate 0 gate_job
 fi
@@ -294,6 +302,7 @@ kernel_job() {
 }
 if has_stage kernels; then
 	for k in $(grep -v '^#' scripts/kernels/ci-kernels | grep -vx "$KVER"); do
+		wanted "kernels-$k" || continue
 		parts_order+=("kernels-$k")
 		sched_add "kernels-$k" 0 kernel_job "$k"
 	done
@@ -308,11 +317,18 @@ demo_job() {
 	plan_of demo "$(sed -n 's/^1\.\.//p' <<< "$out")"
 	grep -E '^(not )?ok - ' <<< "$out" | emit
 }
-if has_stage demo; then
+if has_stage demo && wanted demo; then
 	parts_order+=(demo)
 	sched_add demo 0 demo_job
 fi
 
+if [ "$dry" = 1 ]; then
+	echo "vmrun options: ${vm_opts[*]}"
+	for i in "${!sched_names[@]}"; do
+		echo "boot ${sched_names[$i]} ${sched_quiet[$i]} ${sched_cmds[$i]}"
+	done
+	exit 0
+fi
 if [ ${#sched_names[@]} -gt 0 ]; then
 	echo "== the boots, $FT_LANES at once: ${sched_names[*]}"
 	t=$(date +%s)
