@@ -163,3 +163,20 @@ else
 fi
 grep -q '^PRE_BUILD="scripts/dkms-check.sh ${kernelver}"$' dkms.conf
 check "dkms: dkms.conf runs the hook before building" test $? = 0
+
+# DAMON_STAT: off for a check-box run where it runs, as it was after; left
+# alone where it does not run or does not exist (a fake /sys)
+damon() {
+	( export FT_BOX_ROOT=$w/damon FT_LIVEPATCH=$w/no-livepatch
+	  . tests/own-box/box.sh
+	  f=$FT_BOX_ROOT/sys/module/damon_stat/parameters/enabled
+	  box_damon_off > /dev/null; echo "$(cat "$f" 2>/dev/null || echo absent)"
+	  box_teardown; echo "$(cat "$f" 2>/dev/null || echo absent)" )
+}
+mkdir -p "$w/damon/sys/module/damon_stat/parameters"
+echo Y > "$w/damon/sys/module/damon_stat/parameters/enabled"
+check_eq "box: DAMON_STAT off for the run, on again after it" "N Y" "$(damon | xargs)"
+echo N > "$w/damon/sys/module/damon_stat/parameters/enabled"
+check_eq "box: DAMON_STAT left off when it was off" "N N" "$(damon | xargs)"
+rm -r "$w/damon/sys/module/damon_stat"
+check_eq "box: no DAMON_STAT (6.12): nothing written" "absent absent" "$(damon | xargs)"

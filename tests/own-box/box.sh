@@ -74,7 +74,7 @@ box_preflight() {
 }
 
 # ---- setup and teardown (after the preflight) ----------------------------
-box_tmpfs='' box_img='' box_loop='' box_xfs='' box_mark='' box_zram=0
+box_tmpfs='' box_img='' box_loop='' box_xfs='' box_mark='' box_zram=0 box_damon=''
 
 box_log() { echo "box: $*"; [ -w /dev/kmsg ] && echo "foliotune-box: $*" > /dev/kmsg; return 0; }
 
@@ -109,6 +109,19 @@ box_setup() {
 	box_log "scratch xfs $box_img on $box_loop, mounted at $box_xfs by the suites"
 }
 
+# box_damon_off: DAMON_STAT off until box_teardown, if it runs (Debian's
+# Linux 7 builds start it at boot): its kdamond ages PTEs and calls every
+# MMU notifier behind the suites' backs (docs/qemu-test-box.md, where the
+# test boxes boot with it off).  The benchmarks leave it as it is.
+box_damon_off() {
+	local f=$box_root/sys/module/damon_stat/parameters/enabled
+
+	[ "$(cat "$f" 2>/dev/null)" = Y ] || return 0
+	echo N > "$f" || return 1
+	box_damon=$f
+	box_log "DAMON_STAT off for the run (on again after it)"
+}
+
 # box_dmesg FILE: the kernel log since box_setup.
 box_dmesg() { dmesg | sed -n "/$box_mark/,\$p" > "$1"; }
 
@@ -128,6 +141,7 @@ box_teardown() {
 		ft_zram_swapoff
 		[ "$box_zram" = 1 ] && rmmod zram 2>/dev/null
 	fi
-	box_xfs='' box_loop='' box_tmpfs='' box_img=''
+	[ -n "$box_damon" ] && echo Y > "$box_damon"
+	box_xfs='' box_loop='' box_tmpfs='' box_img='' box_damon=''
 	return 0
 }

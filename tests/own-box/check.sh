@@ -29,6 +29,10 @@ box_setup > "$logs/setup.out" 2>&1 || {
 	exit 2
 }
 cat "$logs/setup.out"
+box_damon_off || {
+	echo "not ok - box: DAMON_STAT off for the run # its enabled parameter cannot be written" | emit
+	exit 2
+}
 echo "# module_file $FT_KO"
 
 for suite in ${FT_BOX_SUITES:-main unmap}; do
