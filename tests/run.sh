@@ -50,6 +50,8 @@
 #   FT_KO FT_WRONG_KO FT_WARN_KO FT_LOCKDEP_KO   the modules built for it
 #   FT_LEAK_KO         ft_leak_test.ko of a kmemleak kernel: adds the rel-leaks suite
 #   FT_TIME_SCALE      multiply the boots' timeouts (slow debug kernels)
+#   FT_AB_SIZE_MB FT_AB_PAIRS   test-ab's workload size and pairs (its defaults
+#                      are for stock kernels)
 #   FT_WRONG_KVER      the other kernel the wrong-kernel suite boots
 #   FT_DRY_RUN=1       run nothing: print the boxes' options and the boots
 #                      the selection queues, one "boot NAME QUIET COMMAND"
@@ -83,7 +85,7 @@ all=$logs/results.tap
 vm_opts=(-k "$KVER" -q -a damon_stat.enabled=N)
 [ -n "${FT_KERNEL_IMAGE:-}" ] && vm_opts+=(-K "$FT_KERNEL_IMAGE")
 [ -n "${FT_GUEST_MODULES:-}" ] && vm_opts+=(-M "$FT_GUEST_MODULES")
-for var in FT_KO FT_WRONG_KO FT_LEAK_KO; do
+for var in FT_KO FT_WRONG_KO FT_LEAK_KO FT_AB_SIZE_MB FT_AB_PAIRS; do
 	[ -n "${!var:-}" ] && vm_opts+=(-e "$var=${!var}")
 done
 # The unmap suite's per-case timeout grows with the boots' (debug kernels).

@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib-host.sh"
 
 dry() { FT_DRY_RUN=1 FT_TEST_LOGS=$w/logs "$@"; }
+unset FT_STAGES FT_SUITES FT_SUITES_EXCEPT FT_AB_SIZE_MB FT_AB_PAIRS FT_KO FT_LEAK_KO
 # boots OUTPUT: the queued boots' names, one line
 boots() { awk '$1 == "boot" { printf "%s%s", s, $2; s = " " }' <<< "$1"; }
 kver=$(cat "$repo/scripts/kernels/default-kver")
@@ -35,6 +36,9 @@ check_eq "run selection: FT_SUITES names the boots" "main rel-peer" \
 check_eq "run selection: FT_STAGES and FT_SUITES_EXCEPT together" \
 	"main quiet unmap gate" \
 	"$(boots "$(FT_STAGES="guest gate" FT_SUITES_EXCEPT="reclaim" dry "$repo/tests/run.sh")")"
+debug=$(FT_LEAK_KO=/nonexistent.ko dry "$repo/tests/debug-kernel/run.sh")
 check_eq "run selection: the debug lane: every guest and reliability boot, rel-leaks, the gate, not rel-wrongkernel or rel-lockdown" \
 	"main reclaim quiet unmap rel-input rel-security rel-faults rel-cycles rel-stress rel-peer rel-leaks gate" \
-	"$(boots "$(FT_LEAK_KO=/nonexistent.ko dry "$repo/tests/debug-kernel/run.sh")")"
+	"$(boots "$debug")"
+check "run selection: the debug lane's boxes get test-ab's size and pairs" \
+	grep -q "^vmrun options: .* -e FT_AB_SIZE_MB=256 -e FT_AB_PAIRS=12" <<< "$debug"
