@@ -77,11 +77,11 @@ all=$logs/results.tap
 . tests/vm/boot.sh
 . tests/vm/schedule.sh
 # DAMON_STAT (Linux 6.17+, on by default in Debian's 7.x builds) samples
-# all of memory from a kdamond: it holds a reference to the folio it
-# samples, which makes POSIX_FADV_DONTNEED skip that folio, and ages its
-# PTEs (clear_young / test_young, through every MMU notifier), which moves
-# what the tests count.  Off in the test boxes (an unknown dotted
-# parameter is ignored on 6.12); the benchmarks keep the kernel's default.
+# all of memory from a kdamond that ages the sampled folios' PTEs through
+# the rmap, with clear_young / test_young calls to every MMU notifier: a
+# third party in what the tests count.  Off in the test boxes (an unknown
+# dotted parameter is ignored on 6.12); the benchmarks keep the kernel's
+# default (docs/qemu-test-box.md).
 vm_opts=(-k "$KVER" -q -a damon_stat.enabled=N)
 [ -n "${FT_KERNEL_IMAGE:-}" ] && vm_opts+=(-K "$FT_KERNEL_IMAGE")
 [ -n "${FT_GUEST_MODULES:-}" ] && vm_opts+=(-M "$FT_GUEST_MODULES")
