@@ -62,8 +62,9 @@ cd "$repo" || exit 1
 KVER=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
 FT_WRONG_KVER=${FT_WRONG_KVER:-6.1.0-57-amd64}	# a kernel foliotune must refuse
 logs=${FT_TEST_LOGS:-$repo/build/test-logs}
+dry=${FT_DRY_RUN:-0}
 # a dry run leaves the last run's logs alone
-[ "${FT_DRY_RUN:-0}" = 1 ] && { logs=$(mktemp -d); trap 'rm -rf "$logs"' EXIT; }
+[ "$dry" = 1 ] && { logs=$(mktemp -d); trap 'rm -rf "$logs"' EXIT; }
 stages=" ${FT_STAGES:-host style guest reliability gate kernels demo} "
 only_suites=" ${FT_SUITES:-} "
 except_suites=" ${FT_SUITES_EXCEPT:-} "
@@ -90,7 +91,6 @@ for var in FT_KO FT_WRONG_KO FT_LEAK_KO FT_AB_SIZE_MB FT_AB_PAIRS; do
 done
 # The unmap suite's per-case timeout grows with the boots' (debug kernels).
 [ "$scale" != 1 ] && vm_opts+=(-e "FT_TIMEOUT=$((180 * scale))")
-dry=${FT_DRY_RUN:-0}
 # the stages that run here, not in a box, are left out of a dry run
 has_stage() { [[ $stages == *" $1 "* ]] && { [ "$dry" != 1 ] || [[ " host style " != *" $1 "* ]]; }; }
 wanted() {
