@@ -154,14 +154,16 @@ check_eq "cli: analyze of an empty pipe is an error" 1 "$?"
 check_eq "cli: record exits with its command's status" 3 "$?"
 check "cli: ... and keeps the record" grep -qx 'exit_code 3' "$w/r3"
 # A module file built for another build, on this supported kernel: the
-# vermagic of another verified release of the same length, patched into a
-# copy; load says so and how to build one, and loads nothing.
+# vermagic of another verified release of the same length (the debug
+# kernel's has none: a made-up one), patched into a copy; load says so and
+# how to build one, and loads nothing.
 rel=$(uname -r)
 other=$(cd "$FT_REPO/module/verified" && ls | sed 's/\.h$//' | grep -vx -e "$rel" -e '.*-ftdebug' |
 	awk -v n=${#rel} 'length($0) == n' | head -1)
+[ -n "$other" ] || other=0${rel#?}
 perl -0777 -pe "s/vermagic=\\Q$rel\\E /vermagic=$other /" "$FT_KO" > "$w/other.ko"
-check "cli: a copy of the module with another build's vermagic ($other)" \
-	grep -aq "vermagic=$other " "$w/other.ko"
+check "cli: a copy of the module with another build's vermagic ($other, not $rel)" \
+	test "$other" != "$rel" -a "${#other}" = "${#rel}" -a -n "$(grep -al "vermagic=$other " "$w/other.ko")"
 expect_rc "cli: load of a module file for another build: a runtime error" 2 "$ft" load "$w/other.ko"
 check "cli: ... which says so and how to build one for this kernel" \
 	grep -q "^foliotune: cannot load $w/other.ko: it was built for kernel $other, not this one ($rel, which foliotune supports); build and install it for this kernel: sudo make install" "$w/out"
