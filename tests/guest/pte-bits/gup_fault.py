@@ -13,13 +13,19 @@ do: get_user_pages() marks the faulting folio PG_referenced).  Also
 "window_folio=1" when the 64K-aligned 16 pages around PAGE are mapped, after
 the fault, by one large folio (consecutive PFNs, compound pages, no head
 after the first): then fault-around mapped them in one run that holds the
-faulting page."""
+faulting page.  THP is off for the process (PR_SET_THP_DISABLE): Linux 7's
+khugepaged collapses a mapped regular file's page cache into 2 MiB folios
+(6.12 builds without READ_ONLY_THP_FOR_FS), which would replace the folios
+this test prepared between the touch and the fault."""
 import ctypes
 import mmap
 import os
 import sys
 
 path, page = sys.argv[1], int(sys.argv[2])
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.prctl(41, 1, 0, 0, 0):      # PR_SET_THP_DISABLE, before the mmap
+    sys.exit("prctl: " + os.strerror(ctypes.get_errno()))
 fd = os.open(path, os.O_RDONLY)
 m = mmap.mmap(fd, os.path.getsize(path), mmap.MAP_SHARED, mmap.PROT_READ)
 real = os.path.realpath(path)
@@ -31,7 +37,6 @@ for off in range(0, size, 4096):
     m[off]
 with open("/proc/self/clear_refs", "w") as f:
     f.write("1")            # PTE accessed bits and PG_referenced
-libc = ctypes.CDLL(None, use_errno=True)
 libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 if libc.madvise(start, size, 4):    # MADV_DONTNEED
     sys.exit("madvise: " + os.strerror(ctypes.get_errno()))
