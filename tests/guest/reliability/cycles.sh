@@ -20,7 +20,8 @@
 #
 # Part 2: each cycle: insmod + transition, random values for every knob
 # (static-key flips while the workloads reclaim), 0.1-0.5 s of
-# the replacement running (unmap_batch turns through its arms: the cycles
+# the replacement running, and on, up to 2.5 s more, until the arm has
+# handled a large folio (unmap_batch turns through its arms: the cycles
 # with 1 must batch, those with 2 must not and take unmap_nobatch_off, those
 # with 0 must not batch either and run the kernel's own code: on 6.12 what
 # 2 does, on Linux 7 its own runs, unmap_kernel_*), disable + transition +
@@ -111,6 +112,19 @@ bad=0 leftovers=0 done_n=0 t0=$(date +%s) calls=0
 # unmap_nobatch_off and the kernel's own runs, counted from after the knob
 # writes.
 n1=0 calls1=0 batches1=0 n2=0 calls2=0 batches2=0 off2=0
+# arm_evidence ARM: the counter that moves when ARM handles a large folio
+# (what the checks below need to have moved)
+arm_evidence() {
+	case $1 in
+	1) ft_counter unmap_batches ;;
+	2) ft_counter unmap_nobatch_off ;;
+	*) if ft_linux7; then
+		echo $(($(ft_counter unmap_kernel_batches) + $(ft_counter unmap_kernel_single_ptes)))
+	   else
+		ft_counter unmap_nobatch_off
+	   fi ;;
+	esac
+}
 n0=0 calls0=0 batches0=0 off0=0 kruns0=0
 for i in $(seq "$cycles"); do
 	if [ "$duration" -gt 0 ] && [ $(( $(date +%s) - t0 )) -ge "$duration" ] && [ "$i" -gt "$min_cycles" ]; then
@@ -125,15 +139,25 @@ for i in $(seq "$cycles"); do
 	for f in "$FT_DEBUGFS"/*; do
 		v=$(knob_random_value "${f##*/}") && echo "$v" > "$f"
 	done
-	echo $((i % 3)) > "$FT_DEBUGFS/unmap_batch"	# every arm, whatever the draw
+	# every arm, whatever the draw, in a new order each three cycles: the
+	# workloads' iterations are seconds long, and a fixed rotation can meet
+	# the same phase of them in every window of one arm
+	[ $(((i - 1) % 3)) = 0 ] && read -r -a arms <<< "$(shuf -e 0 1 2 | xargs)"
+	echo "${arms[(i - 1) % 3]}" > "$FT_DEBUGFS/unmap_batch"
 	# a call already running when the knob flipped ends in its old mode
 	sleep 0.1
 	ub=$(cat "$FT_DEBUGFS/unmap_batch")
 	ft_counters_snapshot "$w/k0"
+	e0=$(arm_evidence "$ub")
 	sleep "$(printf '0.%03d' $((RANDOM % 400 + 100)))"
+	# large folios meet reclaim seconds apart on a slow kernel: wait for one
+	for _ in $(seq 25); do [ "$(arm_evidence "$ub")" = "$e0" ] || break; sleep 0.1; done
 	ft_counters_snapshot "$w/k1"
 	calls=$((calls + $(ft_counter unmap_calls)))
+	awk 'NR == FNR { b[$1] = $2; next } $1 ~ /^unmap_/ && $2 != b[$1] { print $1, $2 - b[$1] }' \
+		"$w/k0" "$w/k1" >> "$w/arm$ub"
 	c=$(rel_delta "$w/k0" "$w/k1" unmap_calls) nb=$(rel_delta "$w/k0" "$w/k1" unmap_batches)
+	echo "# cycle $i: unmap_batch=$ub: $c calls, $(rel_delta "$w/k0" "$w/k1" unmap_nobatch_small) of order-0 folios, $nb batches"
 	if [ "$ub" = 1 ]; then
 		n1=$((n1 + 1)) calls1=$((calls1 + c)) batches1=$((batches1 + nb))
 	elif [ "$ub" = 2 ]; then
@@ -161,6 +185,10 @@ wait "$load2"; rc2=$?
 cg_remove ft-rel-cycles
 n=$(wc -l < "$w/unload_ms")
 echo "# cycles: $n in $(( $(date +%s) - t0 )) s; the replacement ran $calls times while loaded"
+for a in 1 2 0; do
+	echo "# cycles: the unmap_batch=$a windows moved:" \
+		"$(awk '{ s[$1] += $2 } END { for (k in s) printf "%s +%d ", k, s[k] }' "$w/arm$a" 2>/dev/null)"
+done
 check_eq "cycles: load/unload cycles under reclaim, none failed" "0" "$bad"
 check "cycles: at least $min_cycles cycles completed ($n)" test "$n" -ge "$min_cycles"
 check_eq "cycles: nothing left behind after any unload (debugfs, livepatch, module)" 0 "$leftovers"
