@@ -38,13 +38,15 @@ cd "$repo"
 # Nor do the reliability suites, which no mutant boots (a mutant's Tests:
 # must name a guest test among the inputs, and every file a mutant patches
 # must be one: tests/host/test-lanes.sh; of the CLI that is set.c).
+# The lanes that boot guest tests hash what those tests source
+# (tests/lib.sh, tests/plan.sh) and the programs they run (tests/progs).
 lanes() {
 	local kver
 	kver=$(cat scripts/kernels/default-kver)
 	sed "s/@KVER@/$kver/g" <<'EOF'
-mutants docs/mutants.md ^\|.20[0-9-]+ module :!module/verified module/verified/@KVER@.h scripts/kernels/default-kver include tests/guest :!tests/guest/reliability tests/mutants scripts/kernels/kcopy.py userspace/set.c userspace/status.c
-debug docs/debug-runs.md ^\|.20[0-9-]+ module include tests/guest tests/progs/ft_rel.c tests/mm-selftests tests/debug-kernel scripts/kernels/kcopy.py
-box-proof docs/own-box.md ^Last.run: module include userspace tests/own-box bench/box.sh tests/guest Makefile scripts
+mutants docs/mutants.md ^\|.20[0-9-]+ module :!module/verified module/verified/@KVER@.h scripts/kernels/default-kver include tests/guest :!tests/guest/reliability tests/lib.sh tests/plan.sh tests/progs tests/mutants scripts/kernels/kcopy.py userspace/set.c userspace/status.c
+debug docs/debug-runs.md ^\|.20[0-9-]+ module include tests/guest tests/lib.sh tests/plan.sh tests/progs tests/mm-selftests tests/debug-kernel scripts/kernels/kcopy.py
+box-proof docs/own-box.md ^Last.run: module include userspace tests/own-box bench/box.sh tests/guest tests/lib.sh tests/plan.sh tests/progs Makefile scripts
 kernels docs/kernels.md ^\|.20[0-9-]+.[0-9:]+.\|.*\|.inputs module include scripts/kernels tests/guest/smoke.sh tests/vm/schedule.sh
 bench-unmap bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}\] module include bench/unmap.sh bench/unmap-guest.sh bench/lib.sh bench/report/unmap.py bench/report/session.py bench/records.py tests/progs
 bench-faultaround bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-faultaround\] module include bench/faultaround.sh bench/faultaround-guest.sh bench/lib.sh bench/report/faultaround.py bench/report/session.py bench/records.py tests/progs bench/progs
