@@ -325,11 +325,12 @@ static int set_mthp(const char *file, int want_kb)
  * 6.12's __thp_vma_allowable_orders() answers khugepaged for an anonymous
  * shmem VMA with every order shmem allows there, unmasked: with one mTHP
  * size of shmem_enabled on, the VMA counts as PMD-collapsible although
- * hugepages-2048kB/shmem_enabled is never.  Where a 16K allocation fell
- * back to order 0, khugepaged then collapses the whole 2 MiB into an
- * order-9 folio and retracts the case's page tables (seen in the box:
- * thp_collapse_alloc +4 and RSS 0 for 8 MiB of order-0 pages).  Its
- * thread runs only while anonymous PMD THP is on: off for the case,
+ * hugepages-2048kB/shmem_enabled is never.  A memfd's VMA is one too
+ * (shmem_mmap() gives an unlinked file shmem_anon_vm_ops).  Where a 16K
+ * allocation fell back to order 0, khugepaged then collapses the whole
+ * 2 MiB into an order-9 folio and retracts the case's page tables (seen
+ * in the box: thp_collapse_alloc +4 and RSS 0 for 8 MiB of order-0 pages).
+ * Its thread runs only while anonymous PMD THP is on: off for the case,
  * restored after it.  The file cases on Linux 7 too (prepare()).
  */
 static int stop_khugepaged(void)
@@ -400,7 +401,7 @@ static int prepare(struct ctx *c)
 		r = set_mthp("shmem_enabled", tc->mthp_kb);
 		if (r)
 			return r;
-		if (tc->kind == K_SHMEM && tc->mthp_kb < 2048 && stop_khugepaged() < 0)
+		if (tc->mthp_kb < 2048 && stop_khugepaged() < 0)
 			return -1;
 		break;
 	case K_ANON:
