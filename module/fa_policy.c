@@ -53,7 +53,8 @@
  *   3. U + W >= 64 (usefulness known):
  *      u < T/2   (mostly unused)          to 4K at once
  *      u < T                              halve, or to 4K at once if
- *                                         B >= P/2 (below)
+ *                                         B >= P/2 (below); only the
+ *                                         second such step in a row
  *      u >= 1/2 and N >= F/2              double (sequential, used)
  *      p < 64K                            double, unless backing off
  *                                         or under pressure (worth its
@@ -74,6 +75,14 @@
  * the only smaller setting that maps less.  finish_fault() also maps the
  * faulting page's whole folio (fa_fault_folio_pages): no window, 4K
  * included, limits that.
+ *
+ * "Little used" waits for a second step.  A step's 64 sampled PTEs come
+ * from a handful of fault-around events (one in 8 is sampled), so a load
+ * that uses a quarter to a third of them now and then samples below 1/8:
+ * process creation on 7.3.4 spent 10 of 32 steps below 64K that way.  So
+ * the first "little used" holds and makes the next step a quick one; a
+ * second in a row shrinks.  Mostly unused (u < T/2) is no sampling
+ * accident and goes to 4K at once.
  *
  * Jumps instead of steps: a window the evidence refutes is left at once (a
  * 3 s app launch cannot wait four periods), and a jump up from 4K is
@@ -98,14 +107,14 @@
  * with the same thresholds (32 faults, 64 samples within a quarter: four
  * times the evidence a full period needs), so a short run is judged in a
  * quarter period and a refuted jump is undone a quarter period after it.
- * It has not settled right after it is turned on, after a jump up from 4K
- * and after a halving; it settles when a step finds the window worth its
- * cost, after a shrink to 4K, or after a period's worth of quick steps
- * without a change.  Settled, it steps once per period and changes the
+ * It has not settled right after it is turned on, after a jump up from 4K,
+ * after a halving and after a first "little used"; it settles when a step
+ * finds the window worth its cost, after a shrink to 4K, or after a
+ * period's worth of quick steps without a change.  Settled, it steps once per period and changes the
  * window at most once per period; unsettled, it may shrink again a
- * quarter after a change (64K to 4K through "little used" halvings took a
- * period each, longer than many app launches), but a growth still waits a
- * period after any change, so a window cannot flap every quarter.
+ * half a period after a change (64K to 4K through "little used" halvings
+ * took a period each, longer than many app launches), but a growth still
+ * waits a period after any change, so a window cannot flap every quarter.
  *
  * The age (fault_around_auto_age).  Old pre-mapped PTEs let reclaim tell
  * the pages nobody touched from the ones that were read, which only pays
@@ -128,6 +137,7 @@
 #define FT_FA_MIN_SAMPLES	64	/* fewer sampled PTEs read back: no usefulness */
 #define FT_FA_RANDOM_FAULTS	128	/* fewer since the window was set: no verdict */
 #define FT_FA_MAX_BACKOFF	64	/* periods a refuted growth may wait */
+#define FT_FA_LITTLE_STEPS	2	/* "little used" in a row before a shrink */
 #define FT_FA_AGE_MIN_PAGES	32	/* R or S below this: no pressure */
 #define FT_FA_STOCK_PAGES	16	/* the kernel's fault_around_bytes, 64K */
 
@@ -240,6 +250,16 @@ static unsigned long ft_decide(struct foliotune_fa_policy *p,
 				  used, sampled);
 			return pages;
 		}
+		if (32 * used >= t16 * sampled &&
+		    ++p->little_steps < FT_FA_LITTLE_STEPS) {
+			/* the next step, a quick one, must agree */
+			p->settled = false;
+			p->quick_holds = 0;
+			ft_window(p, "hold",
+				  "little used once (%lu of %lu pre-mapped used)%s: the next step must agree",
+				  used, sampled, pr);
+			return pages;
+		}
 		if (p->unconfirmed) {
 			/* the last jump up was refuted: wait longer next time */
 			p->unconfirmed = false;
@@ -261,8 +281,8 @@ static unsigned long ft_decide(struct foliotune_fa_policy *p,
 			return 1;
 		}
 		ft_window(p, "shrink",
-			  "little used: %lu of %lu pre-mapped used%s",
-			  used, sampled, pr);
+			  "little used, %u steps in a row: %lu of %lu pre-mapped used%s",
+			  p->little_steps, used, sampled, pr);
 		return pages / 2;
 	}
 
@@ -325,6 +345,7 @@ unsigned long foliotune_fa_policy_window(struct foliotune_fa_policy *p,
 {
 	bool pressure = d->allocstall || d->refault_file;
 	unsigned long target = pages;
+	unsigned int little = p->little_steps;
 
 	p->steps++;
 	ft_end_backoff(p, d);
@@ -347,6 +368,9 @@ unsigned long foliotune_fa_policy_window(struct foliotune_fa_policy *p,
 		target = ft_decide(p, pages, max, period_ms, d, pressure);
 	}
 
+	if (p->little_steps == little)	/* not found little used: no longer in a row */
+		p->little_steps = 0;
+
 	/* growths at most once per period; shrinks too once settled */
 	if (target != pages && (p->settled || target > pages) && p->changes &&
 	    d->now_ms - p->last_change_ms < period_ms) {
@@ -362,6 +386,7 @@ unsigned long foliotune_fa_policy_window(struct foliotune_fa_policy *p,
 		p->changes++;
 		p->last_change_ms = d->now_ms;
 		p->quick_holds = 0;
+		p->little_steps = 0;
 		/*
 		 * Judged by quick steps: a jump up from 4K, and a halving (the
 		 * next quarter may show the smaller window useless too).

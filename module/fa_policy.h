@@ -51,6 +51,7 @@ struct foliotune_fa_policy {
 	/* settled: one change per full period; else quick steps (see .c) */
 	bool settled;
 	unsigned int quick_holds;	/* quick steps in a row without a change */
+	unsigned int little_steps;	/* steps in a row that found it little used */
 	/* read faults, sampled and used PTEs since the window was last set */
 	unsigned long w_faults, w_sampled, w_used;
 	/* the age decision (fault_around_auto_age) */

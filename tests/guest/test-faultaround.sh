@@ -408,8 +408,8 @@ check "faultaround: fa_auto_changes counts them ($c1 <= $changes <= $c2)" \
 # first step of this test: let it land, then restart the tuner at 64K
 # (its history starts again).  A step's 64 sampled PTEs come from a
 # handful of events, so now and then one step finds a quarter-used load
-# "little used" and halves; the window comes back (fa_policy.c: below
-# 64K, worth its cost).  What must hold: never below 32K, three steps in
+# "little used"; a halving needs two such steps in a row, and a halved
+# window comes back (fa_policy.c).  What must hold: never below 32K, three steps in
 # four at 64K, and at least 32K at the end (a halving can land between the
 # state's snapshot and the read of the window: 64K at that instant is luck,
 # it failed a run with 27 of 27 steps at 64K).

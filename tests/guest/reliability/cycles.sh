@@ -107,25 +107,33 @@ nice -n 19 "$FT_RELBIN" mapload "$xfs" 16 1000000 > "$w/load2" 2>&1 &
 load2=$!
 sleep 2
 : > "$w/load_ms"; : > "$w/unload_ms"
-bad=0 leftovers=0 done_n=0 t0=$(date +%s) calls=0
-# Over the cycles, by the unmap_batch arm each took: unmap calls, batches,
-# unmap_nobatch_off and the kernel's own runs, counted from after the knob
-# writes.
-n1=0 calls1=0 batches1=0 n2=0 calls2=0 batches2=0 off2=0
-# arm_evidence ARM: the counter that moves when ARM handles a large folio
-# (what the checks below need to have moved)
-arm_evidence() {
+bad=0 leftovers=0 t0=$(date +%s) calls=0
+# arm_counters ARM: what moves when unmap_batch=ARM handles a large folio:
+# a batch; unmap_nobatch_off; the kernel's own code, on Linux 7 its runs,
+# on 6.12 per PTE as 2
+arm_counters() {
 	case $1 in
-	1) ft_counter unmap_batches ;;
-	2) ft_counter unmap_nobatch_off ;;
-	*) if ft_linux7; then
-		echo $(($(ft_counter unmap_kernel_batches) + $(ft_counter unmap_kernel_single_ptes)))
-	   else
-		ft_counter unmap_nobatch_off
-	   fi ;;
+	1) echo unmap_batches ;;
+	2) echo unmap_nobatch_off ;;
+	*) if ft_linux7; then echo unmap_kernel_batches unmap_kernel_single_ptes
+	   else echo unmap_nobatch_off; fi ;;
 	esac
 }
-n0=0 calls0=0 batches0=0 off0=0 kruns0=0
+arm_evidence() {
+	local c s=0
+	for c in $(arm_counters "$1"); do s=$((s + $(ft_counter "$c"))); done
+	echo "$s"
+}
+# Each window's counter moves, one line per window, in $w/armN by the
+# unmap_batch arm it took (counted from after the knob writes).
+# arm_sum ARM COUNTER...: their moves summed over ARM's windows
+arm_sum() {
+	awk -v want=" ${*:2} " '{ for (i = 1; i < NF; i += 2) if (index(want, " " $i " ")) s += $(i + 1) }
+		END { print s + 0 }' "$w/arm$1"
+}
+# arm_windows ARM: how many windows took ARM
+arm_windows() { wc -l < "$w/arm$1"; }
+: > "$w/arm0"; : > "$w/arm1"; : > "$w/arm2"
 for i in $(seq "$cycles"); do
 	if [ "$duration" -gt 0 ] && [ $(( $(date +%s) - t0 )) -ge "$duration" ] && [ "$i" -gt "$min_cycles" ]; then
 		echo "# duration of $duration s reached after $((i - 1)) cycles"
@@ -154,27 +162,15 @@ for i in $(seq "$cycles"); do
 	for _ in $(seq 25); do [ "$(arm_evidence "$ub")" = "$e0" ] || break; sleep 0.1; done
 	ft_counters_snapshot "$w/k1"
 	calls=$((calls + $(ft_counter unmap_calls)))
-	awk 'NR == FNR { b[$1] = $2; next } $1 ~ /^unmap_/ && $2 != b[$1] { print $1, $2 - b[$1] }' \
-		"$w/k0" "$w/k1" >> "$w/arm$ub"
-	c=$(rel_delta "$w/k0" "$w/k1" unmap_calls) nb=$(rel_delta "$w/k0" "$w/k1" unmap_batches)
-	echo "# cycle $i: unmap_batch=$ub: $c calls, $(rel_delta "$w/k0" "$w/k1" unmap_nobatch_small) of order-0 folios, $nb batches"
-	if [ "$ub" = 1 ]; then
-		n1=$((n1 + 1)) calls1=$((calls1 + c)) batches1=$((batches1 + nb))
-	elif [ "$ub" = 2 ]; then
-		n2=$((n2 + 1)) calls2=$((calls2 + c)) batches2=$((batches2 + nb))
-		off2=$((off2 + $(rel_delta "$w/k0" "$w/k1" unmap_nobatch_off)))
-	else
-		n0=$((n0 + 1)) calls0=$((calls0 + c)) batches0=$((batches0 + nb))
-		off0=$((off0 + $(rel_delta "$w/k0" "$w/k1" unmap_nobatch_off)))
-		kruns0=$((kruns0 + $(rel_delta "$w/k0" "$w/k1" unmap_kernel_batches) + \
-			$(rel_delta "$w/k0" "$w/k1" unmap_kernel_single_ptes)))
-	fi
+	{ ft_counter_moves "$w/k0" "$w/k1"; echo; } >> "$w/arm$ub"
+	echo "# cycle $i: unmap_batch=$ub: $(rel_delta "$w/k0" "$w/k1" unmap_calls) calls," \
+		"$(rel_delta "$w/k0" "$w/k1" unmap_nobatch_small) of order-0 folios," \
+		"$(rel_delta "$w/k0" "$w/k1" unmap_batches) batches"
 	if ! ms=$(ft_unload_timed "$bound"); then
 		bad=$((bad + 1)); echo "# cycle $i: unload did not finish within $bound s ($ms)"
 		break
 	fi
 	echo "$ms" >> "$w/unload_ms"
-	done_n=$i
 	ft_nothing_left || { leftovers=$((leftovers + 1)); echo "# cycle $i: left behind:" \
 		"$(ls -d "$FT_DEBUGFS" "$FT_LIVEPATCH" /sys/module/foliotune 2>/dev/null | tr '\n' ' ')"; }
 	[ $((i % 50)) = 0 ] && echo "# $i cycles, $(( $(date +%s) - t0 )) s"
@@ -187,7 +183,8 @@ n=$(wc -l < "$w/unload_ms")
 echo "# cycles: $n in $(( $(date +%s) - t0 )) s; the replacement ran $calls times while loaded"
 for a in 1 2 0; do
 	echo "# cycles: the unmap_batch=$a windows moved:" \
-		"$(awk '{ s[$1] += $2 } END { for (k in s) printf "%s +%d ", k, s[k] }' "$w/arm$a" 2>/dev/null)"
+		"$(awk '{ for (i = 1; i < NF; i += 2) if ($i ~ /^unmap_/) s[$i] += $(i + 1) }
+			END { for (k in s) printf "%s +%d ", k, s[k] }' "$w/arm$a")"
 done
 check_eq "cycles: load/unload cycles under reclaim, none failed" "0" "$bad"
 check "cycles: at least $min_cycles cycles completed ($n)" test "$n" -ge "$min_cycles"
@@ -201,6 +198,11 @@ else
 	not_ok "cycles: every unload finished within $bound s" "max ${max:-none} ms"
 fi
 check "cycles: the replacement ran while loaded (unmap_calls summed over cycles: $calls)" test "$calls" -gt 0
+n1=$(arm_windows 1) calls1=$(arm_sum 1 unmap_calls) batches1=$(arm_sum 1 unmap_batches)
+n2=$(arm_windows 2) calls2=$(arm_sum 2 unmap_calls) batches2=$(arm_sum 2 unmap_batches) \
+	off2=$(arm_sum 2 unmap_nobatch_off)
+n0=$(arm_windows 0) calls0=$(arm_sum 0 unmap_calls) batches0=$(arm_sum 0 unmap_batches) \
+	off0=$(arm_sum 0 unmap_nobatch_off) kruns0=$(arm_sum 0 unmap_kernel_batches unmap_kernel_single_ptes)
 check "cycles: the $n1 cycles with unmap_batch=1 batched (unmap_batches +$batches1 over $calls1 calls)" \
 	test "$n1" -gt 0 -a "$batches1" -gt 0
 check "cycles: the $n2 cycles with unmap_batch=2 did not (unmap_batches +$batches2, unmap_nobatch_off +$off2 over $calls2 calls)" \

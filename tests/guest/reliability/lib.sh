@@ -170,10 +170,11 @@ ft_counter_delta() {
 	echo $(( $(ft_counter "$2") - $(awk -v n="$2" '$1 == n { print $2 }' "$1") ))
 }
 
-# ft_counter_moves BEFORE_FILE: "name +delta" of every counter that moved.
+# ft_counter_moves BEFORE [AFTER]: "name +delta" of every counter that
+# moved between two snapshots (AFTER: the counters now).
 ft_counter_moves() {
 	awk 'NR == FNR { b[$1] = $2; next } $2 != b[$1] { printf "%s +%d ", $1, $2 - b[$1] }' \
-		"$1" "$FT_DEBUGFS/vmstat"
+		"$1" "${2:-$FT_DEBUGFS/vmstat}"
 }
 
 # mm_snapshot FILE: the global counters a mapcount or refcount leak moves,

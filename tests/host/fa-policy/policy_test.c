@@ -171,6 +171,45 @@ static void test_window(unsigned long t0)
 	check(pages == 16, "window: a period later it may change again", &p);
 
 	/*
+	 * "Little used" once is a step's small sample (64 PTEs from a handful
+	 * of events); a second step must agree, a quarter period later.  A
+	 * load used a quarter to a third that now and then samples below the
+	 * bar (process creation on 7.3.4) keeps its window.
+	 */
+	foliotune_fa_policy_start(&p, false);
+	p.settled = true;
+	d = rd(t += PERIOD, PERIOD, 400, 200, 12, 116);
+	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	check(pages == 16 && !p.settled && foliotune_fa_policy_next_ms(&p, PERIOD) == QUICK,
+	      "window: little used once holds, the next step is a quick one", &p);
+	d = rd(t += QUICK, QUICK, 400, 200, 40, 88);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	d = rd(t += QUICK, QUICK, 400, 200, 12, 116);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 16 && p.changes == 0 && p.little_steps == 1,
+	      "window: ... little used, useful, little used: not in a row, holds", &p);
+	d = rd(t += QUICK, QUICK, 400, 200, 12, 116);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 8 && p.changes == 1 && strstr(p.reason, "2 steps in a row"),
+	      "window: ... little used twice in a row halves", &p);
+	foliotune_fa_policy_start(&p, false);
+	p.settled = true;
+	d = rd(t += PERIOD, PERIOD, 400, 200, 12, 116);
+	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	d = rd(t += QUICK, QUICK, 20, 10, 0, 0);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	d = rd(t += QUICK, QUICK, 400, 200, 12, 116);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	check(pages == 16 && p.changes == 0,
+	      "window: ... an idle step between breaks the row too", &p);
+	foliotune_fa_policy_start(&p, false);
+	p.settled = true;
+	d = rd(t += PERIOD, PERIOD, 400, 200, 4, 124);
+	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	check(pages == 1 && p.changes == 1,
+	      "window: mostly unused (1/32) goes to 4K in one step", &p);
+
+	/*
 	 * A halving is judged by quick steps: a window that turns out useless
 	 * too goes to 4K a quarter later (a strided reader after a sequential
 	 * one: the first period mixes both), but growing back waits a period.
@@ -179,6 +218,8 @@ static void test_window(unsigned long t0)
 	p.settled = true;
 	d = rd(t += PERIOD, PERIOD, 400, 200, 12, 116);
 	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	d = rd(t += QUICK, QUICK, 400, 200, 12, 116);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
 	check(pages == 8 && !p.settled && foliotune_fa_policy_next_ms(&p, PERIOD) == QUICK,
 	      "window: a halving leaves the tuner unsettled, quick steps", &p);
 	d = rd(t += QUICK, QUICK, 400, 200, 1, 100);
@@ -189,6 +230,8 @@ static void test_window(unsigned long t0)
 	p.settled = true;
 	d = rd(t += PERIOD, PERIOD, 400, 200, 12, 116);
 	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	d = rd(t += QUICK, QUICK, 400, 200, 12, 116);
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
 	d = rd(t += QUICK, QUICK, 400, 380, 120, 8);
 	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
 	check(pages == 8 && strstr(p.reason, "rate limit"),
@@ -268,10 +311,12 @@ static void test_window(unsigned long t0)
 	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
 	check(pages == 16, "window: 3/16 used holds without pressure", &p);
 	foliotune_fa_policy_start(&p, false);
-	d = rd(t += PERIOD, PERIOD, 400, 100, 24, 104);
-	d.refault_file = 1;
-	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
-	check(pages == 8, "window: 3/16 used halves under pressure", &p);
+	for (i = 0, pages = 16; i < 2; i++) {
+		d = rd(t += QUICK, QUICK, 400, 100, 24, 104);
+		d.refault_file = 1;
+		pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	}
+	check(pages == 8, "window: 3/16 used halves under pressure (two steps in a row)", &p);
 
 	/*
 	 * Below 64K, worth its cost but neither sequential nor mostly used
@@ -320,9 +365,11 @@ static void test_window(unsigned long t0)
 	foliotune_fa_policy_start(&p, false);
 	p.settled = true;
 	pages = 8;
-	d = rd(t += PERIOD, PERIOD, 300, 40, 52, 252);
-	d.refault_file = 500;
-	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	for (i = 0; i < 2; i++) {
+		d = rd(t += QUICK, QUICK, 300, 40, 52, 252);
+		d.refault_file = 500;
+		pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	}
 	check(pages == 4, "window: under pressure, 1/6 used halves", &p);
 	for (i = 0; i < 8; i++) {
 		d = rd(t += PERIOD, PERIOD, 300, 40, 55, 107);
@@ -488,13 +535,18 @@ static void test_large_folios(void)
 	d.mapped = 2048;
 	d.beyond = 1024;
 	pages = foliotune_fa_policy_window(&p, 8, 16, PERIOD, &d);
+	d.now_ms += QUICK;
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
 	check(pages == 1 && strstr(p.reason, "beyond the window"),
-	      "large folios: little used, half pre-mapped beyond the window: to 4K at once", &p);
+	      "large folios: little used, half pre-mapped beyond the window: to 4K, no halving first", &p);
 
 	foliotune_fa_policy_start(&p, false);
 	p.settled = true;
+	d.now_ms = PERIOD;
 	d.beyond = 1023;
 	pages = foliotune_fa_policy_window(&p, 8, 16, PERIOD, &d);
+	d.now_ms += QUICK;
+	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
 	check(pages == 4, "large folios: less than half beyond the window: halves", &p);
 
 	foliotune_fa_policy_start(&p, false);
