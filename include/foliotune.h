@@ -30,8 +30,10 @@
  * BYTES accepts unit suffixes (4K, 64K, 2M), ENUM and UINT plain
  * decimals (an ENUM whose list has 0 and 1 also off and on: the walk
  * knobs were BOOL before they had a third arm).  min..max is the
- * documented range: the CLI refuses values outside it, the module's own
- * checks (its errno) have the last word on what it passes.  A knob the
+ * documented range: the CLI refuses values outside it, and so does the
+ * module (FT_KNOB_MIN_ and FT_KNOB_MAX_ below) but for the BYTES knobs,
+ * whose values it takes by the kernel's own rules (module/fa_tuner.c);
+ * the module's errno has the last word on what the CLI passes.  A knob the
  * loaded module does not provide yet simply has no file.  New knobs go at
  * the end.  The module names its files from this list and fails to link
  * until a file defines foliotune_knob_NAME for a knob added here
@@ -222,5 +224,13 @@ enum foliotune_knob_default {
 	FOLIOTUNE_KNOBS(FOLIOTUNE_KNOB_DEFAULT)
 };
 #undef FOLIOTUNE_KNOB_DEFAULT
+
+/* FT_KNOB_MIN_<name>, FT_KNOB_MAX_<name>: a knob's documented range */
+#define FOLIOTUNE_KNOB_RANGE(name, kind, unit, min, max, ...)		\
+	FT_KNOB_MIN_##name = (min), FT_KNOB_MAX_##name = (max),
+enum foliotune_knob_range {
+	FOLIOTUNE_KNOBS(FOLIOTUNE_KNOB_RANGE)
+};
+#undef FOLIOTUNE_KNOB_RANGE
 
 #endif /* FOLIOTUNE_H */

@@ -476,8 +476,11 @@ static int ft_fa_auto_age_set_locked(u64 val)
 	return 0;
 }
 
-/* foliotune_knob_NAME, whose writes go through ft_fa_knob_set() */
-#define FT_FA_KNOB(name, lo, hi, fn)					\
+/*
+ * foliotune_knob_NAME, whose writes go through ft_fa_knob_set(), in
+ * [lo, hi]; FT_FA_KNOB: in the header's range.
+ */
+#define FT_FA_KNOB_RANGE(name, lo, hi, fn)				\
 static int fn##_set(struct ft_knob *knob, u64 val)			\
 {									\
 	return ft_fa_knob_set(fn##_set_locked, val);			\
@@ -488,15 +491,21 @@ struct ft_knob foliotune_knob_##name = {				\
 	.get = fn##_get,						\
 	.set = fn##_set,						\
 }
+#define FT_FA_KNOB(name, fn)						\
+	FT_FA_KNOB_RANGE(name, FT_KNOB_MIN_##name, FT_KNOB_MAX_##name, fn)
 
-/* the byte knobs' range is the kernel's rules: ft_fa_bytes_to_pages() */
-FT_FA_KNOB(fault_around_bytes, 0, U64_MAX, ft_fa_bytes);
-FT_FA_KNOB(fault_around_mkold, 0, 2, ft_fa_mkold);
-FT_FA_KNOB(fault_around_auto, 0, 1, ft_fa_auto);
-FT_FA_KNOB(fault_around_auto_max_bytes, 0, U64_MAX, ft_fa_auto_max);
-FT_FA_KNOB(fault_around_auto_period_ms, FOLIOTUNE_FA_PERIOD_MIN_MS,
-	   FOLIOTUNE_FA_PERIOD_MAX_MS, ft_fa_auto_period);
-FT_FA_KNOB(fault_around_auto_age, 0, 1, ft_fa_auto_age);
+/*
+ * The byte knobs take any value, not only the header's 4K..2M:
+ * ft_fa_bytes_to_pages() applies the kernel's own rules, which round a
+ * value below PAGE_SIZE up to it and refuse one above 2M with EINVAL
+ * (after the ENODEV of a tuner that is not live).
+ */
+FT_FA_KNOB_RANGE(fault_around_bytes, 0, U64_MAX, ft_fa_bytes);
+FT_FA_KNOB(fault_around_mkold, ft_fa_mkold);
+FT_FA_KNOB(fault_around_auto, ft_fa_auto);
+FT_FA_KNOB_RANGE(fault_around_auto_max_bytes, 0, U64_MAX, ft_fa_auto_max);
+FT_FA_KNOB(fault_around_auto_period_ms, ft_fa_auto_period);
+FT_FA_KNOB(fault_around_auto_age, ft_fa_auto_age);
 
 static int ft_fa_auto_state_show(struct seq_file *m, void *unused)
 {

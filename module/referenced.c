@@ -120,12 +120,14 @@
 #include "lru_gen.h"
 
 /* Knob referenced_batch: the arm (FOLIOTUNE_ARMS), foliotune's by default. */
-int foliotune_referenced_arm __read_mostly = FT_KNOB_DEFAULT_referenced_batch;
+static int ft_referenced_batch __read_mostly =
+	FT_KNOB_DEFAULT_referenced_batch;
+FT_KNOB_VAR(referenced_batch, ft_referenced_batch);
 
 /* foliotune: the arm of one call, read once. */
 static inline int ft_referenced_arm(void)
 {
-	return READ_ONCE(foliotune_referenced_arm);
+	return READ_ONCE(ft_referenced_batch);
 }
 
 static inline void ft_referenced_call(int arm)
@@ -403,22 +405,3 @@ static void ft_referenced_account(int arm, struct folio *folio,
 
 /* folio_referenced_one() of this build, with foliotune's patch (module/kcopy/) */
 #include "kcopy-gen/folio_referenced_one.c"
-
-static u64 ft_referenced_batch_get(struct ft_knob *knob)
-{
-	return READ_ONCE(foliotune_referenced_arm);
-}
-
-static int ft_referenced_batch_set(struct ft_knob *knob, u64 val)
-{
-	WRITE_ONCE(foliotune_referenced_arm, val);
-	return 0;
-}
-
-/* <dir>/referenced_batch (0600): the arm, 0, 1 or 2 (knobs.c: the range). */
-struct ft_knob foliotune_knob_referenced_batch = {
-	.min = FOLIOTUNE_ARM_KERNEL,
-	.max = FOLIOTUNE_ARM_PTE,
-	.get = ft_referenced_batch_get,
-	.set = ft_referenced_batch_set,
-};

@@ -19,7 +19,4 @@ bool foliotune_folio_referenced_one(struct folio *folio,
 				    struct vm_area_struct *vma,
 				    unsigned long address, void *arg);
 
-/* Knob referenced_batch (foliotune_knob_referenced_batch): the arm. */
-extern int foliotune_referenced_arm;
-
 #endif /* FOLIOTUNE_REFERENCED_H */

@@ -114,12 +114,13 @@
 #include "unmap.h"
 
 /* Knob unmap_batch: the arm (FOLIOTUNE_ARMS), foliotune's by default. */
-int foliotune_unmap_arm __read_mostly = FT_KNOB_DEFAULT_unmap_batch;
+static int ft_unmap_batch __read_mostly = FT_KNOB_DEFAULT_unmap_batch;
+FT_KNOB_VAR(unmap_batch, ft_unmap_batch);
 
 /* foliotune: the arm of one call, read once. */
 static inline int ft_unmap_arm(void)
 {
-	return READ_ONCE(foliotune_unmap_arm);
+	return READ_ONCE(ft_unmap_batch);
 }
 
 static inline void ft_unmap_call(int arm)
@@ -409,22 +410,3 @@ static void ft_account_run(int arm, int nr, enum foliotune_counter why)
 
 /* try_to_unmap_one() of this build, with foliotune's patch (module/kcopy/) */
 #include "kcopy-gen/try_to_unmap_one.c"
-
-static u64 ft_unmap_batch_get(struct ft_knob *knob)
-{
-	return READ_ONCE(foliotune_unmap_arm);
-}
-
-static int ft_unmap_batch_set(struct ft_knob *knob, u64 val)
-{
-	WRITE_ONCE(foliotune_unmap_arm, val);
-	return 0;
-}
-
-/* <dir>/unmap_batch (0600): the arm, 0, 1 or 2 (knobs.c checks the range). */
-struct ft_knob foliotune_knob_unmap_batch = {
-	.min = FOLIOTUNE_ARM_KERNEL,
-	.max = FOLIOTUNE_ARM_PTE,
-	.get = ft_unmap_batch_get,
-	.set = ft_unmap_batch_set,
-};

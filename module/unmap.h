@@ -18,7 +18,4 @@ bool foliotune_try_to_unmap_one(struct folio *folio,
 				struct vm_area_struct *vma,
 				unsigned long address, void *arg);
 
-/* Knob unmap_batch (foliotune_knob_unmap_batch): the arm (FOLIOTUNE_ARMS). */
-extern int foliotune_unmap_arm;
-
 #endif /* FOLIOTUNE_UNMAP_H */
