@@ -22,7 +22,7 @@ extern int foliotune_fa_mkold;
 extern bool foliotune_fa_sampling;
 
 /*
- * The unmap path's young/old counting (faultaround.h's hook) is on while
+ * The unmap path's young/old counting (pte_run.h) is on while
  * fault-around tuning is: mkold or auto, with the tuner live.
  */
 DECLARE_STATIC_KEY_FALSE(foliotune_fa_unmap_key);

@@ -26,8 +26,7 @@
 #include "fa_tuner.h"
 #include "faultaround.h"
 #include "kernel_syms.h"
-#include "referenced.h"
-#include "unmap.h"
+#include "rmap_one.h"
 
 /*
  * The functions foliotune replaces, each by foliotune_<name>, with its
