@@ -200,6 +200,29 @@
 	X(fa_fault_folio_pages, "PTEs a read fault mapped beside the faulting page, its large folio's (finish_fault; not fault-around)") \
 	X(fa_pages_beyond_window, "of fa_pages_mapped: outside the fault-around window (whole large folios, Linux 7)")
 
+/*
+ * The auto mode's inputs, as the "input NAME DELTA" lines of
+ * FOLIOTUNE_AUTO_STATE_FILE show them, in that order: C(input, counter), a
+ * counter above; K(input, name), one of the kernel's events (vmstat).
+ */
+#define FOLIOTUNE_FA_AUTO_INPUTS(C, K)					\
+	C(faults, fa_read_faults)					\
+	C(near, fa_read_faults_near)					\
+	C(events, fa_events)						\
+	C(mapped, fa_pages_mapped)					\
+	C(mapped_old, fa_pages_mapped_old)				\
+	C(unmap_young, fa_unmap_young_ptes)				\
+	C(unmap_old, fa_unmap_old_ptes)					\
+	K(pgscan_file, pgscan_file)					\
+	K(pgsteal_file, pgsteal_file)					\
+	K(allocstall, allocstall)					\
+	K(refault_file, workingset_refault_file)			\
+	C(pgpgoutclean, pgpgoutclean)					\
+	C(sample_used, fa_sample_used)					\
+	C(sample_unused, fa_sample_unused)				\
+	C(exec, fa_read_faults_exec)					\
+	C(beyond, fa_pages_beyond_window)
+
 #define FOLIOTUNE_COUNTER_ENUM(name, ...)	FT_##name,
 enum foliotune_counter {
 	FOLIOTUNE_COUNTERS(FOLIOTUNE_COUNTER_ENUM)
