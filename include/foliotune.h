@@ -30,8 +30,10 @@
  * BYTES accepts unit suffixes (4K, 64K, 2M), ENUM and UINT plain
  * decimals (an ENUM whose list has 0 and 1 also off and on: the walk
  * knobs were BOOL before they had a third arm).  min..max is the
- * documented range: the CLI refuses values outside it, the module's own
- * checks (its errno) have the last word on what it passes.  A knob the
+ * documented range: the CLI refuses values outside it, and so does the
+ * module (FT_KNOB_MIN_ and FT_KNOB_MAX_ below) but for the BYTES knobs,
+ * whose values it takes by the kernel's own rules (module/fa_tuner.c);
+ * the module's errno has the last word on what the CLI passes.  A knob the
  * loaded module does not provide yet simply has no file.  New knobs go at
  * the end.  The module names its files from this list and fails to link
  * until a file defines foliotune_knob_NAME for a knob added here
@@ -198,6 +200,29 @@
 	X(fa_fault_folio_pages, "PTEs a read fault mapped beside the faulting page, its large folio's (finish_fault; not fault-around)") \
 	X(fa_pages_beyond_window, "of fa_pages_mapped: outside the fault-around window (whole large folios, Linux 7)")
 
+/*
+ * The auto mode's inputs, as the "input NAME DELTA" lines of
+ * FOLIOTUNE_AUTO_STATE_FILE show them, in that order: C(input, counter), a
+ * counter above; K(input, name), one of the kernel's events (vmstat).
+ */
+#define FOLIOTUNE_FA_AUTO_INPUTS(C, K)					\
+	C(faults, fa_read_faults)					\
+	C(near, fa_read_faults_near)					\
+	C(events, fa_events)						\
+	C(mapped, fa_pages_mapped)					\
+	C(mapped_old, fa_pages_mapped_old)				\
+	C(unmap_young, fa_unmap_young_ptes)				\
+	C(unmap_old, fa_unmap_old_ptes)					\
+	K(pgscan_file, pgscan_file)					\
+	K(pgsteal_file, pgsteal_file)					\
+	K(allocstall, allocstall)					\
+	K(refault_file, workingset_refault_file)			\
+	C(pgpgoutclean, pgpgoutclean)					\
+	C(sample_used, fa_sample_used)					\
+	C(sample_unused, fa_sample_unused)				\
+	C(exec, fa_read_faults_exec)					\
+	C(beyond, fa_pages_beyond_window)
+
 #define FOLIOTUNE_COUNTER_ENUM(name, ...)	FT_##name,
 enum foliotune_counter {
 	FOLIOTUNE_COUNTERS(FOLIOTUNE_COUNTER_ENUM)
@@ -222,5 +247,13 @@ enum foliotune_knob_default {
 	FOLIOTUNE_KNOBS(FOLIOTUNE_KNOB_DEFAULT)
 };
 #undef FOLIOTUNE_KNOB_DEFAULT
+
+/* FT_KNOB_MIN_<name>, FT_KNOB_MAX_<name>: a knob's documented range */
+#define FOLIOTUNE_KNOB_RANGE(name, kind, unit, min, max, ...)		\
+	FT_KNOB_MIN_##name = (min), FT_KNOB_MAX_##name = (max),
+enum foliotune_knob_range {
+	FOLIOTUNE_KNOBS(FOLIOTUNE_KNOB_RANGE)
+};
+#undef FOLIOTUNE_KNOB_RANGE
 
 #endif /* FOLIOTUNE_H */

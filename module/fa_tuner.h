@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fa_tuner.h - fa_tuner.c's interface: the fault-around modes it owns, and
- * its place in the module's lifecycle.  Only fa_tuner.c writes the modes
+ * its place in the module's lifecycle.  Only the tuner writes the modes
  * (under its lock, from the knobs, the auto mode and the klp callbacks);
  * the fault path (faultaround.c) and the unmap path (unmap.c) read them.
  */
@@ -22,7 +22,7 @@ extern int foliotune_fa_mkold;
 extern bool foliotune_fa_sampling;
 
 /*
- * The unmap path's young/old counting (faultaround.h's hook) is on while
+ * The unmap path's young/old counting (pte_run.h) is on while
  * fault-around tuning is: mkold or auto, with the tuner live.
  */
 DECLARE_STATIC_KEY_FALSE(foliotune_fa_unmap_key);
@@ -33,8 +33,8 @@ static __always_inline bool ft_fa_unmap_tracking(void)
 }
 
 /*
- * Module lifecycle (main.c): the auto-state file and the stock-kernel
- * probes at load (the knobs are knobs.c's); everything undone at unload.
+ * Module lifecycle (main.c): the auto-state file at load (fa_auto.c; the
+ * knobs are knobs.c's); everything undone at unload.
  */
 void foliotune_fa_debugfs_init(struct dentry *dir);
 void foliotune_fa_exit(void);

@@ -68,7 +68,7 @@
  *                        the previous such read fault on this CPU mapped,
  *                        in the same file: a reader that moves on from
  *                        where the last window ended.
- *   fa_unmap_young_ptes, fa_unmap_old_ptes   see faultaround.h.
+ *   fa_unmap_young_ptes, fa_unmap_old_ptes   see pte_run.h.
  *   fa_auto_changes      window changes the auto mode made.
  *   fa_auto_age_changes  age changes the auto mode made (young <-> old).
  *   fa_sample_used, fa_sample_unused   the auto mode's usefulness sample

@@ -63,6 +63,28 @@ extern struct ft_knob FOLIOTUNE_KNOBS(FT_KNOB_DECLARE) foliotune_knob_end_of_lis
 void foliotune_knobs_debugfs_init(struct dentry *dir);
 int foliotune_knob_parse(const char *s, size_t len, u64 *val);
 
+/*
+ * FT_KNOB_VAR(name, var): foliotune_knob_NAME for a knob that is the plain
+ * int @var, read and written whole (READ_ONCE, WRITE_ONCE), its range the
+ * header's (knobs.c refuses the values outside it).
+ */
+#define FT_KNOB_VAR(name, var)						\
+static u64 ft_##name##_get(struct ft_knob *knob)			\
+{									\
+	return READ_ONCE(var);						\
+}									\
+static int ft_##name##_set(struct ft_knob *knob, u64 val)		\
+{									\
+	WRITE_ONCE(var, val);						\
+	return 0;							\
+}									\
+struct ft_knob foliotune_knob_##name = {				\
+	.min = FT_KNOB_MIN_##name,					\
+	.max = FT_KNOB_MAX_##name,					\
+	.get = ft_##name##_get,						\
+	.set = ft_##name##_set,						\
+}
+
 /* reclaim_probes.c: pgpgoutclean, pageref_* (knob reclaim_probes). */
 int foliotune_reclaim_probes_init(void);
 void foliotune_reclaim_probes_exit(void);

@@ -26,24 +26,28 @@
 #include "fa_tuner.h"
 #include "faultaround.h"
 #include "kernel_syms.h"
-#include "referenced.h"
-#include "unmap.h"
+#include "rmap_one.h"
 
-static struct klp_func ft_funcs[] = {
-	{
-		.old_name = "try_to_unmap_one",
-		.new_func = foliotune_try_to_unmap_one,
-	},
-	{
-		.old_name = "set_pte_range",
-		.new_func = foliotune_set_pte_range,
-	},
-	{
-		.old_name = "folio_referenced_one",
-		.new_func = foliotune_folio_referenced_one,
-	},
-	{ }
+/*
+ * The functions foliotune replaces, each by foliotune_<name>, with its
+ * address (kernel_syms.h) and its size in the verified build.
+ */
+#define FT_REPLACED(name)						\
+	{ #name, foliotune_##name, name, FT_VERIFIED_SIZE_##name }
+static const struct {
+	const char *name;
+	void *new_func;
+	const void *addr;
+	unsigned long size;
+} ft_replaced[] = {
+	FT_REPLACED(try_to_unmap_one),
+	FT_REPLACED(set_pte_range),
+	FT_REPLACED(folio_referenced_one),
 };
+#undef FT_REPLACED
+
+/* ft_replaced[], each one once it is checked (foliotune_livepatch_verify()) */
+static struct klp_func ft_funcs[ARRAY_SIZE(ft_replaced) + 1];
 
 static struct klp_object ft_objs[] = {
 	{
@@ -81,28 +85,17 @@ static int ft_check_func(const char *name, const void *addr,
 	return 0;
 }
 
-/* Every function in ft_funcs[], with its address and verified size. */
-static const struct {
-	const char *name;
-	const void *addr;
-	unsigned long size;
-} foliotune_verified_funcs[] = {
-	{ "try_to_unmap_one", try_to_unmap_one, FT_VERIFIED_SIZE_try_to_unmap_one },
-	{ "set_pte_range", set_pte_range, FT_VERIFIED_SIZE_set_pte_range },
-	{ "folio_referenced_one", folio_referenced_one,
-	  FT_VERIFIED_SIZE_folio_referenced_one },
-};
-
 int foliotune_livepatch_verify(void)
 {
 	int i, ret;
 
-	for (i = 0; i < ARRAY_SIZE(foliotune_verified_funcs); i++) {
-		ret = ft_check_func(foliotune_verified_funcs[i].name,
-					   foliotune_verified_funcs[i].addr,
-					   foliotune_verified_funcs[i].size);
+	for (i = 0; i < ARRAY_SIZE(ft_replaced); i++) {
+		ret = ft_check_func(ft_replaced[i].name, ft_replaced[i].addr,
+				    ft_replaced[i].size);
 		if (ret)
 			return ret;
+		ft_funcs[i].old_name = ft_replaced[i].name;
+		ft_funcs[i].new_func = ft_replaced[i].new_func;
 	}
 	return 0;
 }

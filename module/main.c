@@ -25,8 +25,6 @@
 
 #include "fa_tuner.h"
 #include "internal.h"
-#include "referenced.h"
-#include "unmap.h"
 
 static struct dentry *ft_dir;
 

@@ -194,8 +194,8 @@ static int ft_reclaim_probes_set(struct ft_knob *knob, u64 val)
 
 /* <dir>/reclaim_probes: the probes are registered before debugfs exists. */
 struct ft_knob foliotune_knob_reclaim_probes = {
-	.min = 0,
-	.max = 1,
+	.min = FT_KNOB_MIN_reclaim_probes,
+	.max = FT_KNOB_MAX_reclaim_probes,
 	.get = ft_reclaim_probes_get,
 	.set = ft_reclaim_probes_set,
 };

@@ -3,98 +3,14 @@
  * referenced.c - batched folio_referenced_one(), the livepatch replacement.
  *
  * foliotune_folio_referenced_one() is folio_referenced_one() of mm/rmap.c
- * with every branch kept (mlock, exiting mm, MGLRU, PTE, PMD), made from the
- * build's own source with the patch module/kcopy/patches.list picks
- * (kcopy-gen/folio_referenced_one.c, included below; make kcopy shows it).
- * Every change is marked "foliotune:".
- *
- * The arm (knob referenced_batch, read once per call; docs/batching.md has
- * the table) decides how many PTEs one iteration tests:
- *   0  the kernel's own code.  On Linux 7 that is its batching
- *      (folio_pte_batch(), then one clear_flush_young_ptes_notify() or,
- *      under MGLRU, one lru_gen_look_around() per run); on 6.12 one PTE at
- *      a time.
- *   1  foliotune's batching (below), the same on every kernel.
- *   2  one PTE at a time, through the kernel's code with nr = 1 (on 6.12
- *      the same code as 0).
- * On 6.12 an iteration of nr = 1 is the stock one: "pra->mapcount -= 1" is
- * "pra->mapcount--".
- *
- * What foliotune batches (docs/batching.md, "Reference checks"): a run of
- * present PTEs mapping consecutive pages of one large, non-hugetlb folio,
- * inside one page table, one VMA and this folio's range of the walk.  Such
- * a run of nr PTEs costs one folio_pte_batch() pass,
- * which also finds whether any accessed bit is set; if one is, nr
- * ptep_clear_flush_young() (what ptep_clear_flush_young_notify() calls per
- * PTE), inlined from a copy of the build's x86 code: out of line it is a
- * call into ptep_test_and_clear_young() around one locked bit clear, and
- * the two calls cost more than the clear (bench/README.md);
- * one mmu_notifier_clear_flush_young() for the run's range instead
- * of nr, one page_vma_mapped_walk() step instead of nr, and one
- * "referenced" decision.
- * pra->mapcount, pra->referenced and pra->vm_flags come out as stock leaves
- * them: the per-call local "referenced" is only ever tested for zero, and
- * mapcount drops by one per PTE either way.
- *
- * MGLRU (lru_gen_enabled(), and on Linux 7 not lru_gen_switching())
- * batches the same runs differently: one PTE at a time calls
- * lru_gen_look_around() on every PTE, and on an old one (of an mm without
- * MMU notifiers) that call only finds the accessed bit clear and returns
- * false.  A run calls it at exactly the PTEs found young when the walk gets
- * to them, in order, so the look-arounds (their neighbours, generations,
- * Bloom filter feedback and answers) are those of the per-PTE walk; an mm
- * with MMU notifiers stays per PTE, as that walk asks the secondary MMU
- * about each.  (Linux 7's own batching calls it once per run instead.)
- *
- * Counters (include/foliotune.h).  Per iteration of the walk that gets past
- * the exiting-mm check, or takes the VM_LOCKED "ptes++" branch:
- *   referenced_calls          +1 per call; referenced_calls_kernel,
- *                             referenced_calls_pte of them with
- *                             referenced_batch 0 and 2
- *   referenced_kernel_*       Linux 7, referenced_batch=0: the kernel's own
- *                             runs, counted as below (batches, batched PTEs,
- *                             lru_gen batches, single PTEs with one reason:
- *                             mlock, small, partial; the order<k>
- *                             histogram) and, instead of young PTEs,
- *                             referenced_kernel_young_runs: the runs and
- *                             lone PTEs it found referenced.  No other
- *                             counter of a PTE moves then; referenced_pmds
- *                             counts in every arm.
- *   The rest count the other arms (and 0 on 6.12):
- *   referenced_batches        +1 per run with nr >= 2;
- *                             referenced_batched_ptes += nr
- *   referenced_lru_gen_batches +1 per such run walked for MGLRU
- *   referenced_single_ptes    +1 per PTE tested alone (or skipped as
- *                             mlocked), plus exactly one
- *                             referenced_nobatch_<reason>, first match of:
- *                             mlock, hugetlb, small, off (one PTE at a
- *                             time: 2, and 0 on 6.12), lru_gen (MGLRU and
- *                             MMU notifiers), partial
- *   referenced_batch_order<k> +1 per run of a large non-hugetlb folio,
- *                             k = ilog2(nr)
- *   referenced_pmds           +1 per PMD mapping tested (nothing to batch)
- *   referenced_young_ptes     += PTEs found young: in a run, the accessed
- *                             bits found set; for a PTE alone, the stock
- *                             test's answer (which includes a secondary
- *                             MMU's report, asked once per run in a batch)
- * Identities, exact when read while no folio_referenced_one() runs:
- *   (1) sum(referenced_nobatch_*) == referenced_single_ptes
- *   (2) sum(referenced_batch_order1..9) == referenced_batches
- *   (3) referenced_batch_order0 == referenced_single_ptes
- *       - referenced_nobatch_small - referenced_nobatch_hugetlb
- *   (4) 2 * referenced_batches <= referenced_batched_ptes
- *                              <= 512 * referenced_batches
- *   (5) referenced_young_ptes <= referenced_batched_ptes
- *       + referenced_single_ptes - referenced_nobatch_mlock
- *   (6) while referenced_batch is not 1: referenced_batches,
- *       _batched_ptes, _lru_gen_batches and order1..9 do not move, and
- *       referenced_nobatch_off moves only then (the knob is read once per
- *       call).
- *   (7) referenced_lru_gen_batches <= referenced_batches
- *   (1)-(4) and (7) hold for the referenced_kernel_* set too (its (3)
- *   without hugetlb), and referenced_kernel_young_runs <=
- *   referenced_kernel_batches + referenced_kernel_single_ptes
- *   - referenced_kernel_nobatch_mlock.
+ * with every branch kept, made from the build's own source with the patch
+ * module/kcopy/patches.list picks (kcopy-gen/folio_referenced_one.c,
+ * included below; make kcopy shows it; every change is marked
+ * "foliotune:").  This file holds what the copy calls: the arm of a call
+ * (knob referenced_batch), the run one iteration tests, its accessed-bit
+ * test (classic LRU and MGLRU), and the run's counters.  What is batched
+ * and why the decision cannot change: docs/batching.md; what each counter
+ * counts: docs/counters.md.
  */
 
 /* The includes of mm/rmap.c that the copied code needs, in its order. */
@@ -116,16 +32,23 @@
 #include "internal.h"
 /* x86's ptep_clear_flush_young() of this build, as static copies (kcopy) */
 #include "kcopy-gen/pgtable_young.c"
-#include "referenced.h"
+#include "rmap_one.h"
 #include "lru_gen.h"
 
 /* Knob referenced_batch: the arm (FOLIOTUNE_ARMS), foliotune's by default. */
-int foliotune_referenced_arm __read_mostly = FT_KNOB_DEFAULT_referenced_batch;
+static int ft_referenced_batch __read_mostly =
+	FT_KNOB_DEFAULT_referenced_batch;
+FT_KNOB_VAR(referenced_batch, ft_referenced_batch);
 
-/* foliotune: the arm of one call, read once. */
+/*
+ * foliotune: the arm of one call, read once, so that a call running when
+ * the knob flips finishes in its old arm.  While referenced_batch is not 1,
+ * referenced_batches, _batched_ptes, _lru_gen_batches and order1..9 do not
+ * move, and referenced_nobatch_off moves only then.
+ */
 static inline int ft_referenced_arm(void)
 {
-	return READ_ONCE(foliotune_referenced_arm);
+	return READ_ONCE(ft_referenced_batch);
 }
 
 static inline void ft_referenced_call(int arm)
@@ -329,9 +252,12 @@ static unsigned int ft_referenced_young_ptes(struct page_vma_mapped_walk *pvmw,
 }
 
 /*
- * foliotune: counters for one iteration (see the top).  The kernel's own
- * arm (Linux 7) leaves @why unset: its run is named from @nr, the folio
- * and the walk; @young is then whether it found the run referenced.
+ * foliotune: counters for one iteration of the kernel's own arm (Linux 7),
+ * the referenced_kernel_* set, which leaves @why unset: its run is named
+ * from @nr, the folio and the walk; @young is then whether it found the
+ * run referenced (referenced_kernel_young_runs, at most its batches and
+ * singles less the mlocked ones).  (1)-(4) and (7) of
+ * ft_referenced_account() hold for this set too, (3) without hugetlb.
  */
 static void ft_referenced_kernel_account(struct folio *folio,
 					 struct page_vma_mapped_walk *pvmw,
@@ -368,6 +294,22 @@ static void ft_referenced_kernel_account(struct folio *folio,
 		ft_count(FT_referenced_kernel_batch_order0);
 }
 
+/*
+ * foliotune: counters for one iteration: the run of @nr PTEs, or a PMD
+ * mapping (referenced_pmds, in every arm).  Exact when read while no
+ * folio_referenced_one() runs:
+ *   (1) sum(referenced_nobatch_*) == referenced_single_ptes: one reason
+ *       per PTE done alone, the first match (ft_referenced_pte_batch())
+ *   (2) sum(referenced_batch_order1..9) == referenced_batches
+ *   (3) referenced_batch_order0 == referenced_single_ptes
+ *       - referenced_nobatch_small - referenced_nobatch_hugetlb
+ *   (4) 2 * referenced_batches <= referenced_batched_ptes
+ *                              <= 512 * referenced_batches
+ *   (5) referenced_young_ptes <= referenced_batched_ptes
+ *       + referenced_single_ptes - referenced_nobatch_mlock
+ *   (7) referenced_lru_gen_batches <= referenced_batches
+ * ((6) is ft_referenced_arm()'s.)
+ */
 static void ft_referenced_account(int arm, struct folio *folio,
 				  struct page_vma_mapped_walk *pvmw,
 				  unsigned int nr, enum foliotune_counter why,
@@ -401,24 +343,12 @@ static void ft_referenced_account(int arm, struct folio *folio,
 		ft_count(FT_referenced_batch_order0);
 }
 
-/* folio_referenced_one() of this build, with foliotune's patch (module/kcopy/) */
+/*
+ * folio_referenced_one() of this build, with foliotune's patch
+ * (module/kcopy/).  pra->mapcount, pra->referenced and pra->vm_flags come
+ * out as stock leaves them: the per-call local "referenced" is only ever
+ * tested for zero, and mapcount drops by one per PTE either way.  On 6.12
+ * an iteration of nr = 1 is the stock one: "pra->mapcount -= 1" is
+ * "pra->mapcount--".
+ */
 #include "kcopy-gen/folio_referenced_one.c"
-
-static u64 ft_referenced_batch_get(struct ft_knob *knob)
-{
-	return READ_ONCE(foliotune_referenced_arm);
-}
-
-static int ft_referenced_batch_set(struct ft_knob *knob, u64 val)
-{
-	WRITE_ONCE(foliotune_referenced_arm, val);
-	return 0;
-}
-
-/* <dir>/referenced_batch (0600): the arm, 0, 1 or 2 (knobs.c: the range). */
-struct ft_knob foliotune_knob_referenced_batch = {
-	.min = FOLIOTUNE_ARM_KERNEL,
-	.max = FOLIOTUNE_ARM_PTE,
-	.get = ft_referenced_batch_get,
-	.set = ft_referenced_batch_set,
-};

@@ -3,88 +3,12 @@
  * unmap.c - batched try_to_unmap_one(), the livepatch replacement.
  *
  * foliotune_try_to_unmap_one() is try_to_unmap_one() of mm/rmap.c with
- * every branch kept (hugetlb, HWPoison, mlock, PMD split, device-exclusive,
- * uffd-wp, anon swap, lazyfree, file), made from the build's own source
- * with the patch module/kcopy/patches.list picks (kcopy-gen/
- * try_to_unmap_one.c, included below; make kcopy shows it).  Every change
- * is marked "foliotune:".
- *
- * The arm (knob unmap_batch, read once per call; docs/batching.md has the
- * table) decides how many PTEs one iteration unmaps:
- *   0  the kernel's own code.  On Linux 7 that is its batching
- *      (folio_unmap_pte_batch(), copied with the function); on 6.12 it is
- *      one PTE at a time.
- *   1  foliotune's batching: ft_unmap_run()'s rules (below), the same on
- *      every kernel.
- *   2  one PTE at a time (on 6.12 the same code as 0).
- * On 6.12, with nr = 1 each changed line reduces to the stock call:
- * folio_remove_rmap_ptes(.., 1, ..) is what the folio_remove_rmap_pte()
- * macro expands to, folio_put_refs(folio, 1) is folio_put(folio),
- * add_mm_counter(mm, m, -1) is dec_mm_counter(mm, m); the batched
- * clear/flush branch is not entered.  On Linux 7 the kernel's code is
- * written for runs: the arms only choose nr.
- *
- * What foliotune batches (see docs/batching.md): present PTEs mapping
- * consecutive pages of one large, non-hugetlb folio that is a file/shmem
- * folio or a lazyfree anon folio (!swapbacked), inside one page table, one
- * VMA and the folio.  Such a run of nr PTEs costs one get_and_clear of the
- * run, one TLB action, at most one folio_mark_dirty(), one
- * update_hiwater_rss(), one add_mm_counter(), one folio_remove_rmap_ptes(),
- * one folio_put_refs() and one mlock_drain_local() check, and the walk then
- * continues after the run.
- *
- * Counters (include/foliotune.h).  A "run" is what one loop iteration
- * unmaps when it reaches discard: (6.12, 7.2) or finish_unmap: (7.3)
- * (nr PTEs, nr >= 1):
- *   unmap_calls          +1 per call; unmap_calls_kernel, unmap_calls_pte
- *                        of them with unmap_batch 0 and 2
- *   unmap_kernel_*       Linux 7, unmap_batch=0: the runs the kernel's own
- *                        code made, counted as below (batches, batched
- *                        PTEs, single PTEs with one unmap_kernel_nobatch_
- *                        reason: hugetlb, nonpresent, hwpoison, small,
- *                        uffd_wp, swap, partial, the order of
- *                        folio_unmap_pte_batch()'s checks, and the
- *                        order<k> histogram); no other run counter moves.
- *   The rest count the runs of the other arms (and of 0 on 6.12):
- *   unmap_batches        +1 per run with nr >= 2;  unmap_batched_ptes += nr
- *   unmap_batch_order<k> +1 per run of a large non-hugetlb folio, k = ilog2(nr)
- *   unmap_single_ptes    +1 per run with nr == 1, plus exactly one
- *                        unmap_nobatch_<reason>, first match of: hugetlb,
- *                        small, off (one PTE at a time: 2, and 0 on 6.12),
- *                        nonpresent, hwpoison, uffd_wp, mlock, swap,
- *                        partial
- *   unmap_aborts         +1 per call that returns false
- *   unmap_restored_ptes  += PTEs that were cleared and then written back
- *                        because the walk aborted (lazyfree folio redirtied or
- *                        pinned, swap_duplicate()/arch_unmap_one()/anon-share
- *                        failure).  Such PTEs are not unmapped: they count
- *                        in no other unmap_* counter.  Runs unmapped earlier
- *                        in an aborting call stay counted.  The mlock abort
- *                        and a failed hugetlb vma trylock touch no PTE; the
- *                        "cannot happen" swapbacked != swapcache abort leaves
- *                        its PTE cleared and uncounted, as stock does.
- *                        hugetlb huge_pmd_unshare() (walk_done), the
- *                        PMD-level unmap by split_huge_pmd_locked() and, in
- *                        the copies of 6.12.111 to 6.12.116, by
- *                        unmap_huge_pmd_locked() (walk_done) count no PTE.
- * Identities, exact when read while no try_to_unmap_one() runs (per-cpu
- * counters are summed without a lock and a run bumps several of them):
- *   (1) sum(unmap_nobatch_*) == unmap_single_ptes
- *   (2) sum(unmap_batch_order1..9) == unmap_batches
- *   (3) unmap_batch_order0 == unmap_single_ptes - unmap_nobatch_small
- *                             - unmap_nobatch_hugetlb
- *   (4) sum(2^k * order<k>, k = 1..9) <= unmap_batched_ptes
- *                                     <= sum((2^(k+1) - 1) * order<k>, k = 1..8)
- *                                        + 512 * order9
- *       (so 2 * unmap_batches <= unmap_batched_ptes <= 512 * unmap_batches)
- *   (5) unmap_aborts <= unmap_calls
- *   (6) while unmap_batch is not 1: unmap_batches, unmap_batched_ptes,
- *       order1..9 do not move, and unmap_nobatch_off moves only then (the
- *       knob is read once per call, so a call already running when it
- *       flips finishes in its old mode).
- *   The same (1)-(4) hold for the unmap_kernel_* set, which moves only
- *   while unmap_batch=0 on Linux 7 (and then the other set's batches,
- *   single PTEs, orders and reasons do not).
+ * every branch kept, made from the build's own source with the patch
+ * module/kcopy/patches.list picks (kcopy-gen/try_to_unmap_one.c, included
+ * below; make kcopy shows it; every change is marked "foliotune:").  This
+ * file holds what the copy calls: the arm of a call (knob unmap_batch), the
+ * run one iteration unmaps, and the run's counters.  What is batched and
+ * why: docs/batching.md; what each counter counts: docs/counters.md.
  */
 
 /* The includes of mm/rmap.c that the copied code needs, in its order. */
@@ -110,18 +34,25 @@
 #include "kcopy/tlbflush_hidden.h"
 #include "kcopy/rmap_static.h"
 #include "internal.h"
-#include "faultaround.h"
-#include "unmap.h"
+#include "pte_run.h"
+#include "rmap_one.h"
 
 /* Knob unmap_batch: the arm (FOLIOTUNE_ARMS), foliotune's by default. */
-int foliotune_unmap_arm __read_mostly = FT_KNOB_DEFAULT_unmap_batch;
+static int ft_unmap_batch __read_mostly = FT_KNOB_DEFAULT_unmap_batch;
+FT_KNOB_VAR(unmap_batch, ft_unmap_batch);
 
-/* foliotune: the arm of one call, read once. */
+/*
+ * foliotune: the arm of one call, read once, so that a call running when
+ * the knob flips finishes in its old arm.  While unmap_batch is not 1,
+ * unmap_batches, unmap_batched_ptes and order1..9 do not move, and
+ * unmap_nobatch_off moves only then.
+ */
 static inline int ft_unmap_arm(void)
 {
-	return READ_ONCE(foliotune_unmap_arm);
+	return READ_ONCE(ft_unmap_batch);
 }
 
+/* unmap_aborts <= unmap_calls: a call aborts at most once. */
 static inline void ft_unmap_call(int arm)
 {
 	ft_count(FT_unmap_calls);
@@ -372,7 +303,19 @@ static void ft_restore_ptes(struct mm_struct *mm, unsigned long addr,
 }
 #endif
 
-/* foliotune: counters for one run that reached discard: (see the top). */
+/*
+ * foliotune: the counters of one run, the nr PTEs one iteration unmaps when
+ * it reaches discard: (6.12, 7.2) or finish_unmap: (7.3).  The kernel's own
+ * runs (Linux 7, arm 0) count in the unmap_kernel_* set, the other arms'
+ * in the rest, never both.  For each set, exact when read while no
+ * try_to_unmap_one() runs (a run bumps several per-cpu counters):
+ *   (1) sum(nobatch_*) == single_ptes: one reason per single PTE, the
+ *       first match (ft_unmap_run(), ft_unmap_kernel_why())
+ *   (2) sum(batch_order1..9) == batches
+ *   (3) batch_order0 == single_ptes - nobatch_small - nobatch_hugetlb
+ *   (4) sum(2^k * order<k>, k = 1..9) <= batched_ptes
+ *       <= sum((2^(k+1) - 1) * order<k>, k = 1..8) + 512 * order9
+ */
 static void ft_account_run(int arm, int nr, enum foliotune_counter why)
 {
 	BUILD_BUG_ON(FT_unmap_batch_order9 != FT_unmap_batch_order0 + 9);
@@ -407,24 +350,14 @@ static void ft_account_run(int arm, int nr, enum foliotune_counter why)
 		ft_count(FT_unmap_batch_order0);
 }
 
-/* try_to_unmap_one() of this build, with foliotune's patch (module/kcopy/) */
+/*
+ * try_to_unmap_one() of this build, with foliotune's patch (module/kcopy/).
+ * On 6.12, with nr = 1 each changed line reduces to the stock call:
+ * folio_remove_rmap_ptes(.., 1, ..) is what the folio_remove_rmap_pte()
+ * macro expands to, folio_put_refs(folio, 1) is folio_put(folio),
+ * add_mm_counter(mm, m, -1) is dec_mm_counter(mm, m); the batched
+ * clear/flush branch is not entered.  On Linux 7 the kernel's code is
+ * written for runs: the arms only choose nr.  PTEs cleared and then put
+ * back by an aborting walk count only in unmap_restored_ptes.
+ */
 #include "kcopy-gen/try_to_unmap_one.c"
-
-static u64 ft_unmap_batch_get(struct ft_knob *knob)
-{
-	return READ_ONCE(foliotune_unmap_arm);
-}
-
-static int ft_unmap_batch_set(struct ft_knob *knob, u64 val)
-{
-	WRITE_ONCE(foliotune_unmap_arm, val);
-	return 0;
-}
-
-/* <dir>/unmap_batch (0600): the arm, 0, 1 or 2 (knobs.c checks the range). */
-struct ft_knob foliotune_knob_unmap_batch = {
-	.min = FOLIOTUNE_ARM_KERNEL,
-	.max = FOLIOTUNE_ARM_PTE,
-	.get = ft_unmap_batch_get,
-	.set = ft_unmap_batch_set,
-};

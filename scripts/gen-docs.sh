@@ -45,7 +45,7 @@ static const char *source(const char *name)
 		return "`try_to_unmap_one` replacement (`unmap.c`), file PTEs, only while tuning is on";
 	if (!strcmp(name, "fa_auto_changes") ||
 	    !strcmp(name, "fa_auto_age_changes"))
-		return "auto tuner (`fa_tuner.c`)";
+		return "auto tuner (`fa_auto.c`)";
 	if (!strncmp(name, "fa_", 3))
 		return "`set_pte_range` replacement (`faultaround.c`)";
 	if (!strncmp(name, "unmap_", 6))

@@ -326,9 +326,10 @@ kc --list "$W/list-norepl" --kallsyms "$W/kallsyms-clone" --symvers "$SYMVERS" "
 expect "list: a clone beside a listed function that is only called is fine" \
 	"exit $rc: $(head -c 300 "$W/err" | tr '\n' '|')" [ "$rc" -eq 0 ]
 
-# foliotune's own list marks exactly the functions its livepatch replaces.
+# foliotune's own list marks exactly the functions its livepatch replaces
+# (livepatch.c's FT_REPLACED() lines, its klp_func old_names).
 repl_list=$(awk '$1 !~ /^#/ && / replaced( |$)/ { print $1 }' "$TOP/module/klp-symbols.list" | sort | tr '\n' ' ')
-repl_klp=$(sed -n 's/^[[:space:]]*\.old_name = "\([a-z_0-9]*\)",$/\1/p' "$TOP/module/livepatch.c" | sort | tr '\n' ' ')
+repl_klp=$(sed -n 's/^[[:space:]]*FT_REPLACED(\([a-z_0-9]*\)),$/\1/p' "$TOP/module/livepatch.c" | sort | tr '\n' ' ')
 expect "module list: 'replaced' marks exactly livepatch.c's old_name functions ($repl_klp)" \
 	"list: '$repl_list', livepatch.c: '$repl_klp'" [ -n "$repl_klp" -a "$repl_list" = "$repl_klp" ]
 
