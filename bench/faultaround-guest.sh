@@ -63,8 +63,8 @@ mkdir -p "$raw" || exit 2
 repo=${FT_REPO:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../tests/lib.sh
 . "$repo/tests/lib.sh"
-# shellcheck source=lib.sh
-. "$repo/bench/lib.sh"
+# shellcheck source=bench-lib.sh
+. "$repo/bench/bench-lib.sh"
 
 REPS=${BENCH_REPS:-8}
 ALL_SCEN="launch-zram launch-noswap launch-zram-classic launch-noswap-classic seqread spawn"

@@ -18,7 +18,7 @@ proof_boot() {
 	trap "rm -f '$tree'" EXIT
 	rev=$(git stash create 2>/dev/null)
 	git archive --prefix=ft/ -o "$tree" "${rev:-HEAD}" || return 2
-	tests/vm/vmrun.sh -k "$KVER" -q -t "${FT_PROOF_TIMEOUT:-5400}" -l "$logs/console-$name.log" \
+	harness/vm/vmrun.sh -k "$KVER" -q -t "${FT_PROOF_TIMEOUT:-5400}" -l "$logs/console-$name.log" \
 		-R "$logs/rundir-$name" "$@" -s "$guest" "$tree" > "$logs/$name.out" 2>&1
 	rc=$?
 	rundir=$(cat "$logs/rundir-$name" 2>/dev/null)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# qemu-proof-guest.sh TREE.tar - inside the test box (tests/own-box/qemu-proof.sh):
+# qemu-proof-guest.sh TREE.tar - inside the test box (harness/own-box/qemu-proof.sh):
 # what a user does on a test box of their own, each step checked.
 set -u
 . "$FT_REPO/tests/lib.sh"

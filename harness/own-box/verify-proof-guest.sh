@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# verify-proof-guest.sh TREE.tar - inside the test box (tests/own-box/
+# verify-proof-guest.sh TREE.tar - inside the test box (harness/own-box/
 # verify-proof.sh): the box runs a build the tree has a header for; a clean
 # copy of the tree without that header plays a tree that never verified
 # it.  The box's root is a tmpfs overlay, so /boot and /var/lib/foliotune
@@ -68,7 +68,7 @@ echo "$out" | sed -n '1,5s/^/# /p'
 check "verify: foliotune status says verified locally" grep -q "^verified: *locally on $host " <<< "$out"
 check "verify: unload" ft_unload
 dmesg_since "$mark" > "$log/dmesg.txt"
-check "verify: load and unload left a clean kernel log" tests/vm/console-gate.sh "$log/dmesg.txt"
+check "verify: load and unload left a clean kernel log" harness/vm/console-gate.sh "$log/dmesg.txt"
 
 # 3. the refusal line of a build that expects another kernel names the local verification
 make test-modules > "$log/test-modules.log" 2>&1
