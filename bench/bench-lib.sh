@@ -147,6 +147,16 @@ bench_guest_meta() {
 
 # ---- guest halves ----------------------------------------------------------
 
+# bench_guest_init OUTDIR: how every guest half (bench/*-guest.sh) starts:
+# OUTDIR/raw made (exit 2 if it cannot be), its path in $raw, and the guest
+# helpers (tests/lib.sh) sourced.
+bench_guest_init() {
+	raw=$1/raw
+	mkdir -p "$raw" || exit 2
+	# shellcheck source=SCRIPTDIR/../tests/lib.sh
+	. "$(dirname "${BASH_SOURCE[0]}")/../tests/lib.sh"
+}
+
 # perl -e "$BENCH_NOTHP" CMD...: exec CMD with PR_SET_THP_DISABLE (prctl is
 # syscall 157, PR_SET_THP_DISABLE 41; the flag is inherited over fork and
 # exec).

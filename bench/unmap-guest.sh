@@ -36,13 +36,10 @@
 set -uo pipefail
 
 out=${1:?usage: unmap-guest.sh OUTDIR}
-raw=$out/raw
-mkdir -p "$raw" || exit 2
 repo=${FT_REPO:-$(cd "$(dirname "$0")/.." && pwd)}
-# shellcheck source=SCRIPTDIR/../tests/lib.sh
-. "$repo/tests/lib.sh"
 # shellcheck source=SCRIPTDIR/bench-lib.sh
 . "$repo/bench/bench-lib.sh"
+bench_guest_init "$out"
 
 REPS=${BENCH_REPS:-8}
 SECS=${BENCH_SECONDS:-10}

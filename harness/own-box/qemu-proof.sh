@@ -10,10 +10,6 @@
 # Result lines on stdout; exit status 0 iff all passed.
 #   FT_PROOF_TESTS   the main-suite tests check-box runs (default below)
 set -u
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$repo" || exit 2
-KVER=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
-logs=${FT_TEST_LOGS:-$repo/build/test-logs}
-. harness/own-box/proof-boot.sh
+. "$(dirname "$0")/proof-boot.sh" || exit 2
 proof_boot box-proof "box proof" harness/own-box/qemu-proof-guest.sh \
 	-e "FT_PROOF_TESTS=${FT_PROOF_TESTS:-test-lifecycle test-knobs test-cli}"

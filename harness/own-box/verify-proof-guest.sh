@@ -8,10 +8,10 @@
 # are the box's own: the build's image is put into /boot as Debian
 # installs it.  Each step checked.
 set -u
+# shellcheck source=SCRIPTDIR/../../tests/lib.sh
 . "$FT_REPO/tests/lib.sh"
 tar=${1:?usage: verify-proof-guest.sh TREE.tar}
-results=$FT_RUNDIR/results.tap
-: > "$results"
+ft_results_start
 kver=$(uname -r)
 cache=${FT_CACHE:-/var/cache/foliotune}
 work=/tmp/ft-verify

@@ -10,9 +10,5 @@
 # compiled inside the emulator twice (verify-kernel, make module): about
 # 40-60 min under TCG.  Result lines on stdout; exit status 0 iff all passed.
 set -u
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$repo" || exit 2
-KVER=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
-logs=${FT_TEST_LOGS:-$repo/build/test-logs}
-. harness/own-box/proof-boot.sh
+. "$(dirname "$0")/proof-boot.sh" || exit 2
 proof_boot verify-proof "verify proof" harness/own-box/verify-proof-guest.sh
