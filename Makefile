@@ -44,21 +44,21 @@ KBUILD_RUN = scripts/kernels/kbuild-run.sh $(KVER)
 PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD := $(CURDIR)/build
-VMRUN := tests/vm/vmrun.sh -k $(KVER)
+VMRUN := harness/vm/vmrun.sh -k $(KVER)
 
 # Debug-kernel lane (docs/debug-lane.md): the same
 # 6.12.117 built with DEBUG_VM, PAGE_TABLE_CHECK, PROVE_LOCKING, ... by
-# tests/debug-kernel/build.sh, cached in $(FT_DEBUG_CACHE) (default
+# harness/debug-kernel/build.sh, cached in $(FT_DEBUG_CACHE) (default
 # /var/cache/foliotune).  `make FT_DEBUG_LANE=1 TARGET` builds TARGET for
 # that kernel, into build/debug/ (the stock outputs are left alone).
 .DEFAULT_GOAL := all
 ifeq ($(FT_DEBUG_LANE),1)
-DEBUG_DIR := $(shell tests/debug-kernel/build.sh --dir)
+DEBUG_DIR := $(shell harness/debug-kernel/build.sh --dir)
 KVER := $(shell cat $(DEBUG_DIR)/release 2>/dev/null || echo 6.12.117-ftdebug)
 KDIR := $(DEBUG_DIR)/obj
 BUILD := $(CURDIR)/build/debug
 DEBUG_MODULES := $(DEBUG_DIR)/modroot/lib/modules/$(KVER)
-VMRUN := tests/vm/vmrun.sh -k $(KVER) -K $(DEBUG_DIR)/vmlinuz -M $(DEBUG_MODULES) -t 1800
+VMRUN := harness/vm/vmrun.sh -k $(KVER) -K $(DEBUG_DIR)/vmlinuz -M $(DEBUG_MODULES) -t 1800
 $(KDIR)/Makefile:
 	$(error debug kernel not built in $(DEBUG_DIR): make debug-kernel)
 DEBUG_KALLSYMS_DEP := $(DEBUG_DIR)/vmlinuz
@@ -143,7 +143,7 @@ KLP_CONVERT := scripts/klp-convert
 # /proc/kallsyms, which shows addresses to root only; anywhere else the test
 # box boots KVER to dump it.
 ifeq ($(and $(filter $(KVER),$(shell uname -r)),$(wildcard $(VERIFIED_HEADER))),)
-$(KALLSYMS): tests/vm/init tests/vm/mkinitramfs.sh $(DEBUG_KALLSYMS_DEP)
+$(KALLSYMS): harness/vm/init harness/vm/mkinitramfs.sh $(DEBUG_KALLSYMS_DEP)
 	mkdir -p $(BUILD)
 	$(VMRUN) -q -- 'cat /proc/kallsyms > $@.tmp'
 	mv $@.tmp $@
@@ -282,7 +282,7 @@ MUTANT_KVERS = $(filter-out $(KVER),$(sort $(shell sed -n 's/^Kver: *//p' \
 check-mutants: all
 	-$(MAKE) -k --no-print-directory $(addprefix mutant-,$(MUTANTS))
 	@set -e; for k in $(MUTANT_KVERS); do $(MAKE) --no-print-directory KVER=$$k kernel-module; done
-	FT_MUTANTS_RECORD=1 tests/mutants/run.sh $(MUTANTS)
+	FT_MUTANTS_RECORD=1 tests/mutants/mutation-lane.sh $(MUTANTS)
 
 # A mutant whose header names a Kver is built for that build (its code is
 # that generation's).
@@ -366,7 +366,7 @@ check-host:
 DEBUG_MAKE = $(MAKE) --no-print-directory FT_DEBUG_LANE=1
 
 debug-kernel:
-	tests/debug-kernel/build.sh
+	harness/debug-kernel/build.sh
 
 check-debug: debug-kernel cli progs mm-selftests
 	$(DEBUG_MAKE) debug-verified-current
@@ -395,7 +395,7 @@ debug-break-rmap: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS) $(KC
 # debug-verified-current regenerates it when it names another debug build
 # (a new HASH): commit the result.
 debug-verified: $(KALLSYMS)
-	tests/debug-kernel/verified-header.sh $(KALLSYMS) $(DEBUG_DIR) > module/verified/$(KVER).h.tmp
+	harness/debug-kernel/verified-header.sh $(KALLSYMS) $(DEBUG_DIR) > module/verified/$(KVER).h.tmp
 	mv module/verified/$(KVER).h.tmp module/verified/$(KVER).h
 
 debug-verified-current:
@@ -413,10 +413,10 @@ DEBUG_ENV = FT_TEST_LOGS=$${FT_TEST_LOGS:-$(CURDIR)/build/test-logs-debug} FT_TI
 	FT_LEAK_KO=$(BUILD)/tests-modules/ft_leak_test.ko
 
 debug-run:
-	$(DEBUG_ENV) tests/debug-kernel/record.sh tests/debug-kernel/run.sh
+	$(DEBUG_ENV) harness/debug-kernel/record.sh harness/debug-kernel/debug-boots.sh
 
 debug-catches:
-	$(DEBUG_ENV) tests/debug-kernel/catches.sh
+	$(DEBUG_ENV) harness/debug-kernel/catches.sh
 
 # The whole suite: host tests, style, and the guest suites in the test box.
 # The prerequisites build on every core at once (kbuild, the copies, the mm
@@ -492,30 +492,30 @@ uninstall:
 # The suites and benchmarks on the machine itself (docs/own-box.md).  They
 # reclaim memory, livepatch the kernel and poison pages: they refuse to
 # start without FT_TEST_BOX=1, and on a machine where they cannot run,
-# before building or changing anything.  Settings: see tests/own-box/box.sh.
+# before building or changing anything.  Settings: see harness/own-box/box-lib.sh.
 # The refusal is one line, before make builds anything.
 BOX_GOAL := $(firstword $(filter check-box bench-box,$(MAKECMDGOALS)))
 ifneq ($(BOX_GOAL),)
 BOX_REFUSAL := $(shell FT_TEST_BOX='$(FT_TEST_BOX)' KVER='$(KVER)' FT_BOX_ZRAM='$(FT_BOX_ZRAM)' \
 	FT_BOX_SCRATCH='$(FT_BOX_SCRATCH)' FT_BOX_ROOT='$(FT_BOX_ROOT)' FT_BOX_UID='$(FT_BOX_UID)' \
-	tests/own-box/preflight.sh $(BOX_GOAL:-box=) 2>&1 >/dev/null)
+	harness/own-box/preflight.sh $(BOX_GOAL:-box=) 2>&1 >/dev/null)
 ifneq ($(BOX_REFUSAL),)
 $(error $(BOX_REFUSAL))
 endif
 endif
 
-# The QEMU test box as a user's own machine (tests/own-box/qemu-proof.sh):
+# The QEMU test box as a user's own machine (harness/own-box/qemu-proof.sh):
 # make install, foliotune load, check-box and bench-box from a clean copy
 # of the tree, the module compiled inside the emulator.  A lane of its own
 # (30-55 min under TCG), like the debug kernel's: not part of make check.
 check-box-proof: all
-	@out=$$(tests/own-box/qemu-proof.sh); rc=$$?; printf '%s\n' "$$out"; \
+	@out=$$(harness/own-box/qemu-proof.sh); rc=$$?; printf '%s\n' "$$out"; \
 	echo "$$(printf '%s\n' "$$out" | grep -c '^ok - ') passed, $$(printf '%s\n' "$$out" | grep -c '^not ok - ') failed"; \
 	exit $$rc
 
 check-box:
 	$(MAKE) all
-	tests/own-box/check.sh
+	harness/own-box/check.sh
 
 bench-box:
 	$(MAKE) module cli progs

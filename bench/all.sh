@@ -37,7 +37,7 @@ repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 2
 [ $# -gt 0 ] && { echo "all.sh takes no arguments (environment only)" >&2; exit 1; }
 
-. "$here/lib.sh"
+. "$here/bench-lib.sh"
 commit=$(bench_commit)
 out=$(bench_results_dir "$commit" "") || exit 2
 skip=" ${BENCH_SKIP:-} "

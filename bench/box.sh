@@ -8,14 +8,14 @@
 # bench/results/<date>-<commit>-box[-faultaround|-reclaim]/results.md (+ raw/),
 # labelled with this machine's CPU model.  The box itself (preflight, setup,
 # teardown) is the harness's, shared with make check-box.  Settings:
-# tests/own-box/box.sh, and
+# harness/own-box/box-lib.sh, and
 #   FT_BOX_BENCH   benchmarks to run (default "unmap faultaround reclaim")
 #   BENCH_OUT      results directory (one benchmark only)
 set -u
-. "$(dirname "$0")/../tests/own-box/box.sh"
+. "$(dirname "$0")/../harness/own-box/box-lib.sh"
 box_preflight bench
 cd "$FT_BOX_REPO" || exit 2
-. "$FT_BOX_REPO/bench/lib.sh"
+. "$FT_BOX_REPO/bench/bench-lib.sh"
 benches=${FT_BOX_BENCH:-unmap faultaround reclaim}
 
 commit=$(bench_commit)
@@ -53,7 +53,7 @@ for b in $benches; do
 	box_teardown
 	box_dmesg "$out/raw/console.log"
 	# the console gate's verdict takes the place of the test box's exit 252
-	tests/vm/console-gate.sh "$out/raw/console.log" || grc=252
+	harness/vm/console-gate.sh "$out/raw/console.log" || grc=252
 	{
 		echo "vmrun_exit $grc"
 		echo "host_seconds $(( $(date +%s) - t0 ))"

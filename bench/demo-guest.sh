@@ -33,8 +33,8 @@ out=${1:?usage: demo-guest.sh OUTDIR}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../tests/lib.sh
 . "$repo/tests/lib.sh"
-# shellcheck source=SCRIPTDIR/lib.sh
-. "$repo/bench/lib.sh"
+# shellcheck source=SCRIPTDIR/bench-lib.sh
+. "$repo/bench/bench-lib.sh"
 ft=$repo/userspace/foliotune
 report=$repo/bench/demo-report.py
 pairs=${DEMO_PAIRS:-6}

@@ -16,7 +16,7 @@
 # ab files, their reports and each run's output stay in build/demo/ (the
 # guest's /tmp is not shared).  A step that fails says so and the script
 # exits non-zero: 1 when the guest's step failed, 2 before the boot, or
-# the box's own status (tests/vm/boot.sh, vm_why).
+# the box's own status (harness/vm/boot.sh, vm_why).
 # Environment: KVER (the build to boot; default scripts/kernels/
 # default-kver), and bench/demo-guest.sh's DEMO_* settings, passed on.
 # The figures come from a QEMU TCG guest (software emulation): only the
@@ -32,8 +32,8 @@ for f in module/foliotune.ko userspace/foliotune tests/progs/ft_reclaim_bench \
 	[ -e "$f" ] || { echo "demo: FAILED: $f missing: run make first (make demo builds it)" >&2; exit 2; }
 done
 out=$PWD/build/demo
-# shellcheck source=SCRIPTDIR/../tests/vm/boot.sh
-. tests/vm/boot.sh
+# shellcheck source=SCRIPTDIR/../harness/vm/boot.sh
+. harness/vm/boot.sh
 mkdir -p "$out" || exit 2
 say "booting the $KVER test box (QEMU TCG: software emulation, several times slower than the host)"
 envs=()

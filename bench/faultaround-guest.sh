@@ -58,13 +58,10 @@ for kv in "$@"; do
 	*) echo "faultaround-guest.sh: bad argument '$kv' (want BENCH_VAR=VALUE)" >&2; exit 1 ;;
 	esac
 done
-raw=$out/raw
-mkdir -p "$raw" || exit 2
 repo=${FT_REPO:-$(cd "$(dirname "$0")/.." && pwd)}
-# shellcheck source=../tests/lib.sh
-. "$repo/tests/lib.sh"
-# shellcheck source=lib.sh
-. "$repo/bench/lib.sh"
+# shellcheck source=bench-lib.sh
+. "$repo/bench/bench-lib.sh"
+bench_guest_init "$out"
 
 REPS=${BENCH_REPS:-8}
 ALL_SCEN="launch-zram launch-noswap launch-zram-classic launch-noswap-classic seqread spawn"

@@ -12,7 +12,7 @@
 # knobs), userspace/foliotune, bench/progs/ft_applaunch, tests/progs/ft_seqread and
 # ft_spawn.
 # It makes a scratch xfs image, boots the test box once
-# (tests/vm/vmrun.sh -s bench/faultaround-guest.sh), then runs
+# (harness/vm/vmrun.sh -s bench/faultaround-guest.sh), then runs
 # bench/report/faultaround.py.  Raw files: OUTDIR/raw/.
 #
 # Environment (passed to the guest; see faultaround-guest.sh):
@@ -41,7 +41,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 2
-. "$here/lib.sh"
+. "$here/bench-lib.sh"
 
 VARS="BENCH_REPS BENCH_ONLY BENCH_CONFIGS BENCH_WARMUP BENCH_APPS BENCH_APP_MB BENCH_FW_MB
 	BENCH_ANON_MB BENCH_LIMIT_MB BENCH_ROUNDS BENCH_LAUNCH_ARGS BENCH_ZRAM_MB BENCH_SEQ_MB

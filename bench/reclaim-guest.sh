@@ -53,13 +53,10 @@
 set -uo pipefail
 
 out=${1:?usage: reclaim-guest.sh OUTDIR}
-raw=$out/raw
-mkdir -p "$raw" || exit 2
 repo=${FT_REPO:-$(cd "$(dirname "$0")/.." && pwd)}
-# shellcheck source=SCRIPTDIR/../tests/lib.sh
-. "$repo/tests/lib.sh"
-# shellcheck source=SCRIPTDIR/lib.sh
-. "$repo/bench/lib.sh"
+# shellcheck source=SCRIPTDIR/bench-lib.sh
+. "$repo/bench/bench-lib.sh"
+bench_guest_init "$out"
 # shellcheck source=SCRIPTDIR/reclaim-arms.sh
 . "$repo/bench/reclaim-arms.sh"
 

@@ -12,7 +12,7 @@
 #
 # Builds nothing: it needs module/foliotune.ko, userspace/foliotune and
 # tests/progs/ft_reclaim_bench from `make`.  It makes a scratch xfs image,
-# boots the test box once (tests/vm/vmrun.sh) running
+# boots the test box once (harness/vm/vmrun.sh) running
 # bench/reclaim-guest.sh, then bench/report/reclaim.py.
 #
 # Environment (passed to the guest; see reclaim-guest.sh):
@@ -49,7 +49,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 2
-. "$here/lib.sh"
+. "$here/bench-lib.sh"
 # shellcheck source=reclaim-arms.sh
 . "$here/reclaim-arms.sh"
 

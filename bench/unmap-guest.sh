@@ -36,13 +36,10 @@
 set -uo pipefail
 
 out=${1:?usage: unmap-guest.sh OUTDIR}
-raw=$out/raw
-mkdir -p "$raw" || exit 2
 repo=${FT_REPO:-$(cd "$(dirname "$0")/.." && pwd)}
-# shellcheck source=SCRIPTDIR/../tests/lib.sh
-. "$repo/tests/lib.sh"
-# shellcheck source=SCRIPTDIR/lib.sh
-. "$repo/bench/lib.sh"
+# shellcheck source=SCRIPTDIR/bench-lib.sh
+. "$repo/bench/bench-lib.sh"
+bench_guest_init "$out"
 
 REPS=${BENCH_REPS:-8}
 SECS=${BENCH_SECONDS:-10}
@@ -198,7 +195,7 @@ if want overhead; then
 fi
 
 # ---- trace: time inside foliotune_try_to_unmap_one -----------------------
-# One bpftrace session for the whole phase (bench/lib.sh, bench_trace_*):
+# One bpftrace session for the whole phase (bench/bench-lib.sh, bench_trace_*):
 # each run announced by a marker syscall, the output split into
 # BENCH.trace-MODE.REP.bt afterwards.
 {

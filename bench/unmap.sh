@@ -8,7 +8,7 @@
 #
 # Builds nothing: it needs module/foliotune.ko, userspace/foliotune and
 # tests/progs/ft_*_bench from `make`.  It makes a scratch xfs image, boots
-# the test box once (tests/vm/vmrun.sh) running bench/unmap-guest.sh,
+# the test box once (harness/vm/vmrun.sh) running bench/unmap-guest.sh,
 # then bench/report/unmap.py.  Results: bench/results/<date>-<commit>/
 # (results.md + raw/).
 #
@@ -28,7 +28,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 2
-. "$here/lib.sh"
+. "$here/bench-lib.sh"
 
 cmdline="$(for v in BENCH_REPS BENCH_SECONDS BENCH_SIZE_MB BENCH_ONLY BENCH_OVERHEAD \
 	BENCH_TRACE_REPS BENCH_WARMUP BENCH_MEM BENCH_KERNEL_ARGS BENCH_OUT; do

@@ -45,7 +45,7 @@ pkgs=(
 	stress-ng liburing-dev python3 python3-scipy
 	# the kernel cache and the Debian 13 build root
 	debian-archive-keyring mmdebstrap binutils
-	# the debug-kernel lane (tests/debug-kernel/build.sh) builds a kernel
+	# the debug-kernel lane (harness/debug-kernel/build.sh) builds a kernel
 	flex bison libssl-dev
 )
 fi

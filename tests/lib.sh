@@ -118,6 +118,35 @@ ft_linux7() { [ "$(uname -r | cut -d. -f1)" -ge 7 ]; }
 dmesg_mark() { local m="ft-mark-$RANDOM$RANDOM"; echo "$m" > /dev/kmsg; echo "$m"; }
 dmesg_since() { dmesg | sed -n "/$1/,\$p" | tail -n +2; }
 
+# ft_results_start: $results, this boot's $FT_RUNDIR/results.tap, made
+# empty, for a guest script that writes its boot's result lines itself
+# (not under tests/guest/suite.sh): a missing results.tap fails the boot.
+ft_results_start() {
+	results=$FT_RUNDIR/results.tap
+	: > "$results"
+}
+
+# ft_memcg CG THP0: a memcg CG to reclaim in, on the cgroup2 hierarchy
+# (mounted if it is not) with the memory controller enabled, and THP at
+# "madvise" if it was "never" (THP0, the mode the test saved and restores):
+# MADV_HUGEPAGE readahead needs THP not "never".
+ft_memcg() {
+	mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
+	echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p "$1"
+	if [ "$2" = never ]; then
+		echo madvise > /sys/kernel/mm/transparent_hugepage/enabled
+	fi
+}
+# ft_in_memcg CG COMMAND: COMMAND (a shell command line) run inside memcg
+# CG after a sync and dropped caches, so that it starts from a cold page
+# cache; its output, stderr included.
+ft_in_memcg() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	sh -c "echo \$\$ > $1/cgroup.procs && exec $2" 2>&1
+}
+
 # ft_zram_swap SIZE: a zram swap device, for tests that need swap.
 # FT_ZRAM=0 (a test box whose owner did not allow zram): the machine's own
 # swap instead, which must be active.

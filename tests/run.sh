@@ -18,9 +18,9 @@
 # The host and style stages run first, on both cores (the host stage is two
 # lanes of its own, and runs make in the work tree whose module the boxes
 # load).  Then every boot of the other stages is one job of
-# tests/vm/schedule.sh: two boxes at once, one per core, longest first by
+# harness/vm/schedule.sh: two boxes at once, one per core, longest first by
 # each boot's last measured time (build/job-times; a clean clone's first
-# run: tests/vm/job-times); a boot whose checks need the machine to itself
+# run: harness/vm/job-times); a boot whose checks need the machine to itself
 # is "quiet" and runs alone.  Each boot keeps its own scratch image, run
 # directory and console gate, and leaves its results in
 # build/test-logs/parts/NAME.tap, printed when it ends; the run assembles
@@ -75,8 +75,8 @@ rm -rf "$logs/parts"
 all=$logs/results.tap
 : > "$all"
 : > "$logs/timings.txt"
-. tests/vm/boot.sh
-. tests/vm/schedule.sh
+. harness/vm/boot.sh
+. harness/vm/schedule.sh
 # DAMON_STAT (Linux 6.17+, on by default in Debian's 7.x builds) samples
 # all of memory from a kdamond that ages the sampled folios' PTEs through
 # the rmap, with clear_young / test_young calls to every MMU notifier: a
@@ -143,7 +143,7 @@ guest_suite() {
 	     # CI keeps only this output: the kernel's first report (a hung
 	     # task's stack, say) and what it said last, in the part too, for
 	     # the failure summary at the end (which keeps 40 lines).
-	     { if report=$(tests/vm/console-gate.sh --first 28 "$logs/console-$name.log"); then
+	     { if report=$(harness/vm/console-gate.sh --first 28 "$logs/console-$name.log"); then
 			echo "# first kernel report of guest $name:"
 			printf '%s\n' "$report" | sed 's/^/#   /'
 	       fi
@@ -234,7 +234,7 @@ if has_stage guest; then
 	[[ $suites == *" reclaim "* ]] && boot reclaim 0 -t $((900 * scale)) -- "${reclaim_tests[@]}"
 	[[ $suites == *" quiet "* ]] && [ ${#quiet_tests[@]} -gt 0 ] &&
 		boot quiet 1 -t $((900 * scale)) -- "${quiet_tests[@]}"
-	[[ $suites == *" unmap "* ]] && boot unmap 0 -t $((1800 * scale)) -- tests/guest/unmap/suite.sh
+	[[ $suites == *" unmap "* ]] && boot unmap 0 -t $((1800 * scale)) -- tests/guest/integrity/integrity-boot.sh
 	# (The test box as a user's own machine, building inside the emulator, is
 	# its own lane: make check-box-proof, docs/own-box.md.)
 fi
@@ -295,7 +295,7 @@ if has_stage gate && wanted gate; then
 fi
 
 # kernels: one boot per other verified build of scripts/kernels/ci-kernels,
-# each built (make kernel-module) and smoked (tests/guest/smoke.sh) by
+# each built (make kernel-module) and smoked (tests/guest/smoke-suite.sh) by
 # scripts/kernels/check-all.sh --one, one result line each.
 kernel_job() {
 	local part=$SCHED_PART

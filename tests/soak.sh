@@ -54,7 +54,7 @@ make -s -C tests/progs ft_rel || exit 1
 case " ${suites[*]} " in *" peer "*) tests/mm-selftests/build-mm-selftests.sh || exit 1 ;; esac
 case " ${suites[*]} " in *" loadtime "*) make -s klp-floor > /dev/null || exit 1 ;; esac
 
-. tests/vm/boot.sh
+. harness/vm/boot.sh
 logs=$repo/build/soak-logs
 mkdir -p "$logs" build/vm
 all=$logs/results.tap

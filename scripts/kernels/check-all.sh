@@ -1,15 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-all.sh [KVER...] - the smoke suite (tests/guest/smoke.sh) on each
+# check-all.sh [KVER...] - the smoke suite (tests/guest/smoke-suite.sh) on each
 # verified build named (default: every one), each built first (make
 # kernel-module: module/verified/KVER.h, the build's own copies, its
 # kallsyms from one boot) and booted in the test box (smoke.sh).  Builds
-# run as jobs of tests/vm/schedule.sh, two at once: one lane builds the
+# run as jobs of harness/vm/schedule.sh, two at once: one lane builds the
 # next module while the other's box runs.  One TAP line per build; exit 1
 # if any failed.  make check-kernels runs it (FT_KERNELS: the builds);
 # FT_KERNELS_RECORD=1 appends the run to docs/kernels.md's "Smoke runs"
-# (the kernels lane's record, tests/lanes.sh).
+# (the kernels lane's record, harness/lanes.sh).
 #
 # check-all.sh --one KVER: one build, its line on standard output (what
 # tests/run.sh's kernels stage runs as one of its jobs).
@@ -55,7 +55,7 @@ kvers=("$@")
 [ ${#kvers[@]} -gt 0 ] || kvers=("${verified[@]}")
 logs=$repo/build/test-logs-kernels
 rm -rf "$logs"
-. tests/vm/schedule.sh
+. harness/vm/schedule.sh
 sched_init "$logs"
 smoke_job() { one "$1" > "$SCHED_PART"; echo "# run plan: kernels $1 1" >> "$SCHED_PART"; }
 for k in "${kvers[@]}"; do
@@ -78,7 +78,7 @@ if [ "${FT_KERNELS_RECORD:-0}" = 1 ]; then
 	[ "$(printf '%s\n' "${kvers[@]}" | sort -u)" = "$(printf '%s\n' "${verified[@]}" | sort -u)" ] ||
 		result="INCOMPLETE (${#kvers[@]} of ${#verified[@]} verified builds$([ "$fail" = 0 ] || echo ", $fail failed"))"
 	printf '| %s | %s | inputs %s | %d builds, %d passed, %d failed | %d min | %s |\n' \
-		"$(date -u '+%Y-%m-%d %H:%M')" "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- module include scripts/kernels tests/guest/smoke.sh || echo ' (uncommitted changes)')" \
-		"$(tests/lanes.sh hash kernels)" "${#kvers[@]}" "$((${#kvers[@]} - fail))" "$fail" "$took" "$result" >> docs/kernels.md
+		"$(date -u '+%Y-%m-%d %H:%M')" "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- module include scripts/kernels tests/guest/smoke-suite.sh || echo ' (uncommitted changes)')" \
+		"$(harness/lanes.sh hash kernels)" "${#kvers[@]}" "$((${#kvers[@]} - fail))" "$fail" "$took" "$result" >> docs/kernels.md
 fi
 [ "$fail" = 0 ]

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # smoke.sh KVER KO OUTDIR - boot KVER in the test box with a scratch xfs and
-# run tests/guest/smoke.sh against the module KO.  Writes OUTDIR/smoke.tap
+# run tests/guest/smoke-suite.sh against the module KO.  Writes OUTDIR/smoke.tap
 # and OUTDIR/console.log; exit 0 only if the box ran, the console is clean,
 # something passed and nothing failed.  Prints "N passed" on success.
 set -uo pipefail
@@ -13,9 +13,9 @@ ko=${2:?usage: smoke.sh KVER KO OUTDIR}
 out=${3:?usage: smoke.sh KVER KO OUTDIR}
 mkdir -p "$out"
 rm -f "$out/smoke.tap" "$out/rundir"
-. tests/vm/boot.sh
+. harness/vm/boot.sh
 vm_boot "$out/xfs.img" 1G -k "$kver" -q -t 1800 -e "FT_KO=$ko" -l "$out/console.log" \
-	-R "$out/rundir" -s tests/guest/smoke.sh
+	-R "$out/rundir" -s tests/guest/smoke-suite.sh
 rc=$?
 tap=$(cat "$out/rundir" 2>/dev/null)/results.tap
 [ -f "$tap" ] && cp "$tap" "$out/smoke.tap"

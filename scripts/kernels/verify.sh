@@ -37,9 +37,9 @@
 #            replaced functions' sizes (scripts/kernels/binary-check.py;
 #            local: kallsyms rebased by the KASLR offset)
 #   build    module built against a candidate header (make verify-module)
-#   boot     tree: the module loads in the test box and tests/guest/smoke.sh
+#   boot     tree: the module loads in the test box and tests/guest/smoke-suite.sh
 #            passes with a clean console; local: the same suite on this
-#            machine (tests/own-box/box.sh: scratch xfs on a loop device), and
+#            machine (harness/own-box/box-lib.sh: scratch xfs on a loop device), and
 #            the console gate on its kernel log
 #
 # Timings: build/verify/KVER/times.txt.  FT_VERIFY_SKIP_BOOT=1 stops after
@@ -125,7 +125,7 @@ if [ "$vmode" = local ]; then
 	awk '$3 == "_text" { found = 1; exit $1 ~ /^0+$/ } END { exit !found }' "$root/proc/kallsyms" 2>/dev/null ||
 		die "$root/proc/kallsyms shows no addresses (kptr_restrict or not root): run as root with kernel.kptr_restrict < 2"
 	# what make check-box needs of the machine too (lockdown, swap, ...)
-	(FT_BOX_ROOT=$root FT_BOX_UID=${FT_VERIFY_UID:-} && . tests/own-box/box.sh && box_preflight verify) || exit 1
+	(FT_BOX_ROOT=$root FT_BOX_UID=${FT_VERIFY_UID:-} && . harness/own-box/box-lib.sh && box_preflight verify) || exit 1
 fi
 
 rm -rf "$work"
@@ -177,7 +177,7 @@ if [ "$vmode" = local ]; then
 	syms=$work/kallsyms.txt
 	cat "$root/proc/kallsyms" > "$syms" || die "cannot read $root/proc/kallsyms"
 elif syms=$cache/kernels/$kver/kallsyms.txt; [ ! -s "$syms" ] || [ ! -s "$cache/kernels/$kver/version.txt" ]; then
-	tests/vm/vmrun.sh -k "$kver" -q -a nokaslr -- \
+	harness/vm/vmrun.sh -k "$kver" -q -a nokaslr -- \
 		"cat /proc/kallsyms > $work/kallsyms.txt && uname -v > $work/version.txt" ||
 		die "the test box could not boot $kver to read /proc/kallsyms (log: build/vm/runs/last/console.log)"
 	mv "$work/kallsyms.txt" "$syms.tmp" && mv "$syms.tmp" "$syms"
@@ -229,7 +229,7 @@ fi
 
 stage boot
 if [ "$vmode" = local ]; then
-	passed=$(tests/own-box/smoke.sh "$ko" "$work") ||
+	passed=$(harness/own-box/local-smoke.sh "$ko" "$work") ||
 		die "the smoke suite failed on this machine (build/verify/$kver/smoke.tap, dmesg.txt): foliotune does not work on this build as it is; report it with those files"
 	passed=${passed%% *}
 else

@@ -6,7 +6,7 @@
 # named), appending their result lines to $FT_RUNDIR/results.tap so that
 # the host sees everything that ran even if the guest dies.
 #
-# Plans.  Every test script (tests/guest/test-*.sh, unmap/suite.sh,
+# Plans.  Every test script (tests/guest/test-*.sh, integrity/integrity-boot.sh,
 # reliability/*.sh, and any new one) prints its TAP plan "1..N" before its
 # first result line: N is the number of "ok - "/"not ok - " lines it will
 # print, known before it runs anything (count the checks; for loops, compute

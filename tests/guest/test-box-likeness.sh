@@ -3,7 +3,7 @@
 #
 # test-box-likeness.sh - the test box is a real Debian machine's likeness
 # where scripts can tell: /dev/fd, /dev/stdin, /dev/stdout and /dev/stderr
-# exist and work (systemd makes them on a real machine; tests/vm/init here).
+# exist and work (systemd makes them on a real machine; harness/vm/init here).
 # Without them bash's process substitution fails ("/dev/fd/63: No such file
 # or directory") and a tool that opens /dev/stdin by path reads nothing.
 . "$(dirname "$0")/../lib.sh"

@@ -7,7 +7,7 @@
 # knobs flip, the kprobe counters under classic LRU reclaim in a memcg, and
 # the auto mode converging on synthetic workloads.
 . "$(dirname "$0")/../lib.sh"
-# FT_FA_NO_AUTO=1 stops before the auto mode (tests/guest/smoke.sh, other
+# FT_FA_NO_AUTO=1 stops before the auto mode (tests/guest/smoke-suite.sh, other
 # kernel builds: its convergence is timing, not build, dependent); the
 # auto-mode section prints FA_AUTO_RESULTS results.
 FA_AUTO_RESULTS=26

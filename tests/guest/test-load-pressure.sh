@@ -17,7 +17,7 @@
 # pressure were seen to take up to 187 s in an earlier session on a busier
 # machine: 300 s is the timeout the CLI is given, and the test fails past it.
 . "$(dirname "$0")/../lib.sh"
-. "$FT_REPO/tests/guest/reliability/lib.sh"
+. "$FT_REPO/tests/guest/reliability/rel-lib.sh"
 bound=${FT_LOAD_PRESSURE_BOUND:-300}
 cg=ft-load-pressure
 w=$(mktemp -d)

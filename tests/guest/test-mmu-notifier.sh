@@ -100,17 +100,11 @@ log "commands: $r"
 check_eq "mn: invalid commands refused with EINVAL, good ones taken, nothing recorded" \
 	"einval=5 calls 0 0 0,young 0,dropped 0," "$r"
 
-mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
-echo +memory > /sys/fs/cgroup/cgroup.subtree_control
-mkdir -p "$cg"
-# MADV_HUGEPAGE readahead needs THP not "never"
-[ "$thp0" = never ] && echo madvise > "$thp"
+ft_memcg "$cg" "$thp0"
 
 # run LABEL classic|mglru [churn]: one notifier.py run inside $cg; sets r
 run() {
-	sync
-	echo 3 > /proc/sys/vm/drop_caches
-	r=$(sh -c "echo \$\$ > $cg/cgroup.procs && exec $py $FT_XFS $cg $2 ${3:-}" 2>&1)
+	r=$(ft_in_memcg "$cg" "$py $FT_XFS $cg $2 ${3:-}")
 	log "$1: $r"
 }
 # premise LABEL: the planned geometry, reclaim reached its target, and the

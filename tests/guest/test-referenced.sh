@@ -64,17 +64,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
-echo +memory > /sys/fs/cgroup/cgroup.subtree_control
-mkdir -p "$cg"
-# MADV_HUGEPAGE readahead needs THP not "never"
-[ "$thp0" = never ] && echo madvise > "$thp"
+ft_memcg "$cg" "$thp0"
 
 # run LABEL [mglru]: one referenced.py run inside $cg; sets r
 run() {
-	sync
-	echo 3 > /proc/sys/vm/drop_caches
-	r=$(sh -c "echo \$\$ > $cg/cgroup.procs && exec $py $FT_XFS $cg ${2:-}" 2>&1)
+	r=$(ft_in_memcg "$cg" "$py $FT_XFS $cg ${2:-}")
 	log "$1: $r"
 }
 # like A B: B matches the decision string A, where "?" matches anything

@@ -64,8 +64,8 @@ fake=(FT_TEST_BOX=1 FT_BOX_ROOT="$R" FT_BOX_UID=0 KVER="$verified")
 
 mk_box
 check "box: preflight passes on a fake machine that has everything" \
-	env "${fake[@]}" tests/own-box/preflight.sh check
-check "box: preflight of bench passes there too" env "${fake[@]}" tests/own-box/preflight.sh bench
+	env "${fake[@]}" harness/own-box/preflight.sh check
+check "box: preflight of bench passes there too" env "${fake[@]}" harness/own-box/preflight.sh bench
 # there, make bench-box builds the benchmarks' programs and runs bench/box.sh
 env "${fake[@]}" make -n -C "$repo" bench-box > "$w/n.out" 2>&1
 check "box: make -n bench-box there builds bench/progs and runs bench/box.sh" \
@@ -104,7 +104,7 @@ mkdir -p "$R/sys/firmware/efi/efivars"
 printf '\006\000\000\000\001' > "$R/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-e0a9f3ae7fc9"
 refused "Secure Boot" "Secure Boot is on" "${fake[@]}"
 printf '\006\000\000\000\000' > "$R/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-e0a9f3ae7fc9"
-check "box: preflight passes with Secure Boot off in efivars" env "${fake[@]}" tests/own-box/preflight.sh check
+check "box: preflight passes with Secure Boot off in efivars" env "${fake[@]}" harness/own-box/preflight.sh check
 echo Y > "$R/sys/module/module/parameters/sig_enforce"
 refused "module.sig_enforce=1" "sig_enforce=1" "${fake[@]}"
 mk_box
@@ -116,7 +116,7 @@ mk_box
 printf 'Filename\tType\tSize\tUsed\tPriority\n' > "$R/proc/swaps"
 refused "no swap and zram not allowed" "no swap is active: allow a zram swap device with FT_BOX_ZRAM=1" "${fake[@]}"
 check "box: preflight passes without swap when zram is allowed" \
-	env "${fake[@]}" FT_BOX_ZRAM=1 tests/own-box/preflight.sh check
+	env "${fake[@]}" FT_BOX_ZRAM=1 harness/own-box/preflight.sh check
 mkdir -p "$R/sys/block/zram0"
 refused "zram allowed but zram0 in use" "/dev/zram0 exists already" "${fake[@]}" FT_BOX_ZRAM=1
 mk_box
@@ -168,7 +168,7 @@ check "dkms: dkms.conf runs the hook before building" test $? = 0
 # alone where it does not run or does not exist (a fake /sys)
 damon() {
 	( export FT_BOX_ROOT=$w/damon FT_LIVEPATCH=$w/no-livepatch
-	  . tests/own-box/box.sh
+	  . harness/own-box/box-lib.sh
 	  f=$FT_BOX_ROOT/sys/module/damon_stat/parameters/enabled
 	  box_damon_off > /dev/null; echo "$(cat "$f" 2>/dev/null || echo absent)"
 	  box_teardown; echo "$(cat "$f" 2>/dev/null || echo absent)" )

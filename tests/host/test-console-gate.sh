@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tests/vm/console-gate.sh must fail on every report the debug-kernel
+# harness/vm/console-gate.sh must fail on every report the debug-kernel
 # lane's checkers print (lines as 6.12's printk formats make them: see the
 # file named after each) and pass a clean boot log.  The gate self-tests in
 # tests/run.sh prove the same in the guest for WARN, lockdep and atomic
 # sleep; this covers the reports a test module cannot cheaply provoke.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-gate=$repo/tests/vm/console-gate.sh
+gate=$repo/harness/vm/console-gate.sh
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 

@@ -450,7 +450,7 @@ fi
 
 # --- optional: load a converted livepatch in the test box -------------------
 #
-# VM=1 boots the target kernel (tests/vm/vmrun.sh) and loads a livepatch
+# VM=1 boots the target kernel (harness/vm/vmrun.sh) and loads a livepatch
 # that, through livepatch relocations resolved from the target's real
 # kallsyms copy (build/kallsyms-$KVER.txt), calls kallsyms_lookup_name(),
 # reads sysctl_max_map_count and fault_around_pages (static; on Linux 7.3
@@ -544,7 +544,7 @@ GUEST
 			"$V/kc_vm.ko" "$V/kc_vm-klp.ko"
 	expect "load in the test box: the livepatch builds and converts" \
 		"rc=$rc $(head -c 300 "$W/err") $(tail -3 "$V/build.log" | tr '\n' '|')" [ -s "$V/kc_vm-klp.ko" ]
-	"$TOP/tests/vm/vmrun.sh" -k "$KVER" -s "$V/guest.sh" "$V" >"$V/vm.out" 2>&1
+	"$TOP/harness/vm/vmrun.sh" -k "$KVER" -s "$V/guest.sh" "$V" >"$V/vm.out" 2>&1
 	vrc=$?
 	got=$(sed -n 's/^got //p' "$V/vm.out")
 	want=$(sed -n 's/^want //p' "$V/vm.out")

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# test-lanes.sh - the lanes outside CI (tests/lanes.sh): the hash of a
+# test-lanes.sh - the lanes outside CI (harness/lanes.sh): the hash of a
 # lane's inputs follows exactly its input files, a recorded run reads as
 # fresh until an input changes and then as stale since that commit, and
 # "fresh" fails a stale lane.  Then the check CI enforces: the mutation
@@ -13,10 +13,10 @@ git clone -q "$repo" "$c" 2>/dev/null
 cd "$c" || exit 1
 git config user.email lanes@test && git config user.name lanes
 # the script under test as it is in the work tree, committed or not
-cp "$repo/tests/lanes.sh" tests/lanes.sh && git add tests/lanes.sh
+cp "$repo/harness/lanes.sh" harness/lanes.sh && git add harness/lanes.sh
 git diff --cached --quiet || git commit -qm lanes.sh
-L=tests/lanes.sh
-fresh() { tests/lanes.sh fresh mutants >/dev/null; }
+L=harness/lanes.sh
+fresh() { harness/lanes.sh fresh mutants >/dev/null; }
 h0=$($L hash mutants)
 check "lanes: the inputs hash is 12 hex digits ($h0)" grep -qxE '[0-9a-f]{12}' <<<"$h0"
 check_eq "lanes: the inputs hash is the same twice" "$h0" "$($L hash mutants)"
@@ -80,7 +80,7 @@ fi
 git reset -q --hard "$base"
 printf '| 2026-01-01 00:00 | %s | inputs %s | 1 caught, 0 missed | 1 min | k |\n' "$base" "$h0" >> docs/mutants.md
 git commit -qam "record a run"
-sed -i '/^mutants /s/ tests\/mutants / /' tests/lanes.sh
+sed -i '/^mutants /s/ tests\/mutants / /' harness/lanes.sh
 git commit -qam "the mutation lane's inputs, one fewer"
 listed=$(git rev-parse --short HEAD)
 out=$($L status mutants)
@@ -127,8 +127,8 @@ check_eq "lanes: a mutation-lane row with a missed mutant reads as failed" \
 # mutation lane's last recorded run must have seen this tree's module,
 # guest tests and mutants.
 cd "$repo" || exit 1
-out=$(tests/lanes.sh status mutants)
-if tests/lanes.sh fresh mutants > /dev/null; then
+out=$(harness/lanes.sh status mutants)
+if harness/lanes.sh fresh mutants > /dev/null; then
 	ok "lanes: the mutation lane's last run describes this tree ($out)"
 else
 	not_ok "lanes: the mutation lane's last run describes this tree" \

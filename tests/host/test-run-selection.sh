@@ -36,7 +36,7 @@ check_eq "run selection: FT_SUITES names the boots" "main rel-peer" \
 check_eq "run selection: FT_STAGES and FT_SUITES_EXCEPT together" \
 	"main quiet unmap gate" \
 	"$(boots "$(FT_STAGES="guest gate" FT_SUITES_EXCEPT="reclaim" dry "$repo/tests/run.sh")")"
-debug=$(FT_LEAK_KO=/nonexistent.ko dry "$repo/tests/debug-kernel/run.sh")
+debug=$(FT_LEAK_KO=/nonexistent.ko dry "$repo/harness/debug-kernel/debug-boots.sh")
 check_eq "run selection: the debug lane: every guest and reliability boot, rel-leaks, the gate, not rel-wrongkernel or rel-lockdown" \
 	"main reclaim quiet unmap rel-input rel-security rel-faults rel-cycles rel-stress rel-peer rel-leaks gate" \
 	"$(boots "$debug")"

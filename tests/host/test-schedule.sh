@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# test-schedule.sh - tests/vm/schedule.sh, with jobs that sleep instead of
+# test-schedule.sh - harness/vm/schedule.sh, with jobs that sleep instead of
 # booting: longest first, never more lanes than asked, a quiet job alone, a
 # job that dies leaves a failure line and the others' results, the measured
 # times become the next run's order, and an interrupt stops every job's
@@ -11,7 +11,7 @@
 cat > "$w/run.sh" <<'EOF'
 #!/bin/bash
 # run.sh LOGDIR LANES JOBSPEC...: JOBSPEC is NAME:QUIET:SECONDS[:die]
-. "$FT_REPO/tests/vm/schedule.sh"
+. "$FT_REPO/harness/vm/schedule.sh"
 logs=$1 FT_LANES=$2
 shift 2
 sched_init "$logs"

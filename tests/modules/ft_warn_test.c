@@ -2,7 +2,7 @@
 /*
  * ft_warn_test - test-only module that emits one kernel warning at load.
  *
- * The console-log gate (tests/vm/console-gate.sh) must fail any test-box
+ * The console-log gate (harness/vm/console-gate.sh) must fail any test-box
  * run whose kernel log shows a warning.  tests/run.sh loads this module in
  * the test box and expects vmrun.sh to report the gate failure (exit 252):
  * a gate that cannot fail would prove nothing.

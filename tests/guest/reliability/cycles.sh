@@ -35,7 +35,7 @@
 # (seconds; stop early when it runs out, at least 30 cycles are still
 # required) set the length.
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/guest/reliability/lib.sh"
+. "$FT_REPO/tests/guest/reliability/rel-lib.sh"
 
 bound=${FT_REL_BOUND_S:-60}
 if [ "$FT_REL_MODE" = long ]; then cycles=${FT_REL_CYCLES:-500}; else cycles=${FT_REL_CYCLES:-30}; fi

@@ -26,7 +26,7 @@
 # FT_REL_NOMODULE=1 runs 3 and 4 on the stock kernel (to tell a foliotune
 # bug from a kernel one when something fails).
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/guest/reliability/lib.sh"
+. "$FT_REPO/tests/guest/reliability/rel-lib.sh"
 
 if [ "$FT_REL_MODE" = long ]; then
 	pin_s=60
@@ -65,7 +65,7 @@ if [ ! -x "$FT_RELBIN" ]; then
 	exit 0
 fi
 # Stuck I/O under swapoff and writeback ends the boot at the first report
-# (tests/vm/vmrun.sh), not at the boot's timeout.
+# (harness/vm/vmrun.sh), not at the boot's timeout.
 check_eq "faults: a task blocked for 120 s panics the box (kernel.hung_task_panic)" \
 	1 "$(cat /proc/sys/kernel/hung_task_panic)"
 check "faults: zram swap" ft_zram_swap 1G
@@ -170,7 +170,7 @@ echo "$thp0" > /sys/kernel/mm/transparent_hugepage/enabled
 dmesg_since "$mark" | grep -E 'Memory failure|memory corruption|Injecting' > "$w/mf"
 echo "# $(wc -l < "$w/mf") memory-failure kernel lines, e.g.:"; head -4 "$w/mf" | sed 's/^/#   /'
 check "faults: hwpoison: kernel reported the injected failures" test -s "$w/mf"
-if "$FT_REPO/tests/vm/console-gate.sh" "$w/mf" 2>/dev/null; then
+if "$FT_REPO/harness/vm/console-gate.sh" "$w/mf" 2>/dev/null; then
 	ok "faults: hwpoison: the console gate does not match 'Memory failure:' lines"
 else
 	not_ok "faults: hwpoison: the console gate does not match 'Memory failure:' lines" \

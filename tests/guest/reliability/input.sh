@@ -19,7 +19,7 @@
 #  - the CLI fed garbage (arguments, record files): usage/runtime errors,
 #    never a crash.
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/guest/reliability/lib.sh"
+. "$FT_REPO/tests/guest/reliability/rel-lib.sh"
 # 9 lines per knob, 5 per read-only file (6 for build), 50 others.
 plan $((9 * $(ft_nr_knobs) + 5 * ($(ft_nr_debugfs_files) - $(ft_nr_knobs)) + 1 + 50))
 w=$(mktemp -d)

@@ -4,7 +4,7 @@
 # Reliability, debug-kernel lane only: nothing leaks over load/unload
 # cycles.  Its own boot (tests/run.sh: guest_suite rel-leaks, run when
 # FT_LEAK_KO names tests/modules/ft_leak_test.ko built for a kernel with
-# DEBUG_KMEMLEAK, tests/debug-kernel/debug.config).
+# DEBUG_KMEMLEAK, harness/debug-kernel/debug.config).
 #
 # 1. The scan can fail: ft_leak_test.ko leaks 64 bytes at load, marked
 #    "ft-leak-test"; two scans must report them, with ft_leak_test_plant in
@@ -23,7 +23,7 @@
 #
 # FT_LEAK_CYCLES (default 8) sets the number of cycles.
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/guest/reliability/lib.sh"
+. "$FT_REPO/tests/guest/reliability/rel-lib.sh"
 
 kml=/sys/kernel/debug/kmemleak
 cycles=${FT_LEAK_CYCLES:-8}

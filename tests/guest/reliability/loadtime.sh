@@ -46,7 +46,7 @@
 # text_poke_bp() syncs no other CPU).  FT_REL_MODE=long: 5 rounds instead
 # of 2.  FT_LT_FLOOR: the floor module (default build/klp-floor/).
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/guest/reliability/lib.sh"
+. "$FT_REPO/tests/guest/reliability/rel-lib.sh"
 floor=${FT_LT_FLOOR:-$FT_REPO/build/klp-floor/test_klp_livepatch.ko}
 bound=${FT_LT_BOUND:-600}
 if [ "$FT_REL_MODE" = long ]; then rounds=5; else rounds=2; fi

@@ -8,7 +8,7 @@
 # registered, and the CLI must say plainly what is unavailable: load, get,
 # set and status exit 2 with a lockdown message; stat exits 2 too (no module).
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/guest/reliability/lib.sh"
+. "$FT_REPO/tests/guest/reliability/rel-lib.sh"
 plan 17
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT

@@ -20,7 +20,7 @@
 # Its own boot (tests/run.sh: guest_suite rel-peer -t 2700 --
 # tests/guest/reliability/peer.sh).  FT_REL_MODE=long runs the long set.
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/guest/reliability/lib.sh"
+. "$FT_REPO/tests/guest/reliability/rel-lib.sh"
 rel=$FT_REPO/tests/mm-selftests
 bin=$FT_REPO/build/mm-selftests/bin
 mode=${FT_REL_MODE:-ci}

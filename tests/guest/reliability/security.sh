@@ -19,7 +19,7 @@
 #    `foliotune counters` still works, unload still works, load is refused
 #    with a lockdown message.
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/guest/reliability/lib.sh"
+. "$FT_REPO/tests/guest/reliability/rel-lib.sh"
 # 3 lines per knob, 2 per read-only file, 24 others.
 plan $((3 * $(ft_nr_knobs) + 2 * ($(ft_nr_debugfs_files) - $(ft_nr_knobs)) + 24))
 w=$(mktemp -d)

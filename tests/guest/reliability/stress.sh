@@ -9,7 +9,7 @@
 # reclaims and throttles and never OOM-kills), zram swap,
 # --verify where a stressor has it, --klog-check.  Run A with every feature
 # on, run B with every knob flipped at random every 10-100 ms
-# (FT_REL_FLIP_SAFE in tests/guest/reliability/lib.sh).  Beside the
+# (FT_REL_FLIP_SAFE in tests/guest/reliability/rel-lib.sh).  Beside the
 # stressors, ft_rel mapload (verified) reclaims PTE-mapped large folios, so
 # run A must batch and run B must batch and take unmap_nobatch_off.  A
 # stressor failure, a verification error, a kernel error in the log,
@@ -18,7 +18,7 @@
 # minutes per run instead of 60 + 40 s.  FT_REL_NOMODULE=1: the same on the
 # stock kernel (to tell a foliotune bug from a kernel or stress-ng one).
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/guest/reliability/lib.sh"
+. "$FT_REPO/tests/guest/reliability/rel-lib.sh"
 w=$(mktemp -d)
 trap 'knob_flipper_stop; rm -rf "$w" "$FT_XFS/ft-stress" "$FT_XFS/ft-stress-nobody"' EXIT
 if [ "$FT_REL_MODE" = long ]; then ta=600 tb=600; else ta=60 tb=40; fi

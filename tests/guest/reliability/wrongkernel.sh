@@ -22,7 +22,7 @@
 # insmod): then those two lines and that taint are expected, and nothing
 # else.
 . "$(dirname "$0")/../../lib.sh"
-. "$FT_REPO/tests/guest/reliability/lib.sh"
+. "$FT_REPO/tests/guest/reliability/rel-lib.sh"
 plan 14
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT

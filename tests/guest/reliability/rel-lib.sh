@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# tests/guest/reliability/lib.sh - helpers of the reliability suites
+# tests/guest/reliability/rel-lib.sh - helpers of the reliability suites
 # (tests/guest/reliability/*.sh), on top of tests/lib.sh.
 
 FT_RELBIN=$FT_REPO/tests/progs/ft_rel
@@ -29,7 +29,7 @@ knob_random_value() {
 # foliotune_try_to_unmap_one(): a text_poke_bp() per flip.  Multi-threaded
 # TCG got that wrong ("Oops: int3" at the site, the stock kernel too when
 # its own static calls are re-patched under load), so the test box runs
-# single-threaded TCG (tests/vm/vmrun.sh) and every knob is flipped.
+# single-threaded TCG (harness/vm/vmrun.sh) and every knob is flipped.
 # reclaim_probes arms and disarms two kprobes on ftrace sites: text
 # patching too.
 FT_REL_FLIP_SAFE="unmap_batch referenced_batch fault_around_bytes fault_around_auto_max_bytes fault_around_mkold fault_around_auto fault_around_auto_age reclaim_probes"

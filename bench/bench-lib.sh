@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# lib.sh - sourced by the benchmark drivers (bench/faultaround.sh,
+# bench-lib.sh - sourced by the benchmark drivers (bench/faultaround.sh,
 # unmap.sh, reclaim.sh, box.sh) and their guest halves: the
 # lines of raw/host-meta.txt and raw/guest-meta.txt every report reads to
 # say where and under what load it was measured, the drivers' boot of the
@@ -9,9 +9,9 @@
 # guest halves share (quiescing before a run, the bpftrace session of a
 # trace phase and the probes its programs are built from).
 
-. "$(dirname "${BASH_SOURCE[0]}")/../tests/vm/boot.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../harness/vm/boot.sh"
 
-# bench_accel: what the test box runs on, as tests/vm/vmrun.sh decides.
+# bench_accel: what the test box runs on, as harness/vm/vmrun.sh decides.
 bench_accel() {
 	if [ "${VMRUN_KVM:-auto}" = 1 ] || { [ "${VMRUN_KVM:-auto}" = auto ] &&
 		[ -w /dev/kvm ] && grep -qwE 'vmx|svm' /proc/cpuinfo; }; then
@@ -146,6 +146,16 @@ bench_guest_meta() {
 }
 
 # ---- guest halves ----------------------------------------------------------
+
+# bench_guest_init OUTDIR: how every guest half (bench/*-guest.sh) starts:
+# OUTDIR/raw made (exit 2 if it cannot be), its path in $raw, and the guest
+# helpers (tests/lib.sh) sourced.
+bench_guest_init() {
+	raw=$1/raw
+	mkdir -p "$raw" || exit 2
+	# shellcheck source=SCRIPTDIR/../tests/lib.sh
+	. "$(dirname "${BASH_SOURCE[0]}")/../tests/lib.sh"
+}
 
 # perl -e "$BENCH_NOTHP" CMD...: exec CMD with PR_SET_THP_DISABLE (prctl is
 # syscall 157, PR_SET_THP_DISABLE 41; the flag is inherited over fork and

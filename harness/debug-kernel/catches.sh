@@ -32,7 +32,7 @@ if ! modinfo -F vermagic "$broken" | grep -q "^$KVER "; then
 	exit 1
 fi
 
-. tests/vm/boot.sh
+. harness/vm/boot.sh
 vm_opts=(-k "$KVER" -q -t $((600 * scale)))
 [ -n "${FT_KERNEL_IMAGE:-}" ] && vm_opts+=(-K "$FT_KERNEL_IMAGE")
 [ -n "${FT_GUEST_MODULES:-}" ] && vm_opts+=(-M "$FT_GUEST_MODULES")
@@ -44,7 +44,7 @@ vm_boot "$repo/build/vm/xfs-catches.img" 1G "${vm_opts[@]}" -l "$log" -e "FT_KO=
 	 mount /dev/vda $FT_XFS || { echo "scratch xfs: mount failed"; exit 3; }
 	 ft_zram_swap 1G; ft_load || { echo "insmod failed"; exit 3; }
 	 echo 1 > $FT_DEBUGFS/unmap_batch
-	 FT_SOURCES=pageout bash tests/guest/unmap/run.sh' > "$logs/catches.out" 2>&1
+	 FT_SOURCES=pageout bash tests/guest/integrity/integrity.sh' > "$logs/catches.out" 2>&1
 rc=$?
 splat='kernel BUG|BUG:|WARNING:|page dumped because|Bad page|page_table_check|VM_BUG_ON'
 {

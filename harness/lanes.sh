@@ -4,14 +4,14 @@
 # lanes.sh - the lanes that run outside CI, and whether their last recorded
 # run still describes the tree.
 #
-#   tests/lanes.sh hash LANE       the hash of LANE's inputs in the work tree
-#   tests/lanes.sh status [LANE..] one line per lane, what its last run found:
-#                                  passed, failed (with the first failure) or
-#                                  incomplete at the current inputs, or stale
-#                                  since the first commit that changed them
-#                                  (and what that older run found)
-#   tests/lanes.sh fresh LANE      exit 1 unless LANE's last run passed at
-#                                  the current inputs
+#   harness/lanes.sh hash LANE       the hash of LANE's inputs in the work tree
+#   harness/lanes.sh status [LANE..] one line per lane, what its last run found:
+#                                    passed, failed (with the first failure) or
+#                                    incomplete at the current inputs, or stale
+#                                    since the first commit that changed them
+#                                    (and what that older run found)
+#   harness/lanes.sh fresh LANE      exit 1 unless LANE's last run passed at
+#                                    the current inputs
 #
 # A lane's run is recorded, by the lane itself, as a line of its record
 # file that matches the lane's selector and holds the commit it ran on (the
@@ -45,12 +45,12 @@ lanes() {
 	kver=$(cat scripts/kernels/default-kver)
 	sed "s/@KVER@/$kver/g" <<'EOF'
 mutants docs/mutants.md ^\|.20[0-9-]+ module :!module/verified module/verified/@KVER@.h scripts/kernels/default-kver include tests/guest :!tests/guest/reliability tests/lib.sh tests/plan.sh tests/progs tests/mutants scripts/kernels/kcopy.py userspace/set.c userspace/status.c
-debug docs/debug-runs.md ^\|.20[0-9-]+ module include tests/guest tests/lib.sh tests/plan.sh tests/progs tests/mm-selftests tests/debug-kernel scripts/kernels/kcopy.py
-box-proof docs/own-box.md ^Last.run: module include userspace tests/own-box bench/box.sh tests/guest tests/lib.sh tests/plan.sh tests/progs Makefile scripts
-kernels docs/kernels.md ^\|.20[0-9-]+.[0-9:]+.\|.*\|.inputs module include scripts/kernels tests/guest/smoke.sh tests/vm/schedule.sh
-bench-unmap bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}\] module include bench/unmap.sh bench/unmap-guest.sh bench/lib.sh bench/report/unmap.py bench/report/session.py bench/records.py tests/progs
-bench-faultaround bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-faultaround\] module include bench/faultaround.sh bench/faultaround-guest.sh bench/lib.sh bench/report/faultaround.py bench/report/session.py bench/records.py tests/progs bench/progs
-bench-reclaim bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-reclaim\] module include bench/reclaim.sh bench/reclaim-guest.sh bench/reclaim-arms.sh bench/lib.sh bench/report/reclaim.py bench/report/session.py bench/records.py tests/progs
+debug docs/debug-runs.md ^\|.20[0-9-]+ module include tests/guest tests/lib.sh tests/plan.sh tests/progs tests/mm-selftests harness/debug-kernel scripts/kernels/kcopy.py
+box-proof docs/own-box.md ^Last.run: module include userspace harness/own-box bench/box.sh tests/guest tests/lib.sh tests/plan.sh tests/progs Makefile scripts
+kernels docs/kernels.md ^\|.20[0-9-]+.[0-9:]+.\|.*\|.inputs module include scripts/kernels tests/guest/smoke-suite.sh harness/vm/schedule.sh
+bench-unmap bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}\] module include bench/unmap.sh bench/unmap-guest.sh bench/bench-lib.sh bench/report/unmap.py bench/report/session.py bench/records.py tests/progs
+bench-faultaround bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-faultaround\] module include bench/faultaround.sh bench/faultaround-guest.sh bench/bench-lib.sh bench/report/faultaround.py bench/report/session.py bench/records.py tests/progs bench/progs
+bench-reclaim bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-reclaim\] module include bench/reclaim.sh bench/reclaim-guest.sh bench/reclaim-arms.sh bench/bench-lib.sh bench/report/reclaim.py bench/report/session.py bench/records.py tests/progs
 EOF
 }
 
@@ -166,7 +166,7 @@ status() {
 		# inputs did (this file)
 		# shellcheck disable=SC2086
 		if [ -z "$since" ] && [ -z "$(git status --porcelain -- $paths)" ]; then
-			since=$(git log --reverse --format=%h "$commit..HEAD" -- tests/lanes.sh | head -1)
+			since=$(git log --reverse --format=%h "$commit..HEAD" -- harness/lanes.sh | head -1)
 			[ -n "$since" ] && since="$since (its list of inputs)"
 		fi
 	fi

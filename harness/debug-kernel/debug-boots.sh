@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh - the debug lane's boots (make debug-run, environment from the
+# debug-boots.sh - the debug lane's boots (make debug-run, environment from the
 # Makefile's DEBUG_ENV): every guest and reliability boot of tests/run.sh
 # and the gate self-tests on the debug kernel, rel-leaks included (its
 # FT_LEAK_KO is set), except the two whose subject is not the debug
@@ -19,4 +19,4 @@
 # pairs.
 here=$(cd "$(dirname "$0")" && pwd)
 FT_STAGES="guest reliability gate" FT_SUITES_EXCEPT="rel-wrongkernel rel-lockdown" \
-	FT_AB_SIZE_MB=256 FT_AB_PAIRS=12 exec "$here/../run.sh" "$@"
+	FT_AB_SIZE_MB=256 FT_AB_PAIRS=12 exec "$here/../../tests/run.sh" "$@"

@@ -3,8 +3,8 @@
 #
 # vmrun.sh - run one shell command inside the foliotune test box.
 #
-#   tests/vm/vmrun.sh [options] -- 'command ...'
-#   tests/vm/vmrun.sh [options] -s script.sh [args...]
+#   harness/vm/vmrun.sh [options] -- 'command ...'
+#   harness/vm/vmrun.sh [options] -s script.sh [args...]
 #
 # Boots the Debian kernel under QEMU (TCG; KVM only where it really works),
 # with the host root read-only under a tmpfs overlay and the repository
@@ -124,7 +124,7 @@ builddir=$repo/build/vm
 mkdir -p "$builddir/runs"
 initrd=$builddir/initramfs-$kver.cpio.gz
 [ "$fs" = 9p ] || initrd=$builddir/initramfs-$kver-$fs.cpio.gz
-# Two boxes may start at once (tests/vm/schedule.sh): one makes the
+# Two boxes may start at once (harness/vm/schedule.sh): one makes the
 # initramfs, the other waits for it.
 if ! (
 	flock 9

@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# qemu-proof-guest.sh TREE.tar - inside the test box (tests/own-box/qemu-proof.sh):
+# qemu-proof-guest.sh TREE.tar - inside the test box (harness/own-box/qemu-proof.sh):
 # what a user does on a test box of their own, each step checked.
 set -u
+# shellcheck source=SCRIPTDIR/../../tests/lib.sh
 . "$FT_REPO/tests/lib.sh"
 tar=${1:?usage: qemu-proof-guest.sh TREE.tar}
-results=$FT_RUNDIR/results.tap
-: > "$results"
+ft_results_start
 kver=$(uname -r)
 work=/tmp/ft-proof
 log=$FT_RUNDIR/proof-logs

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tests/own-box/box.sh - shared by make check-box and make bench-box, which run
+# harness/own-box/box-lib.sh - shared by make check-box and make bench-box, which run
 # the test-box suites and benchmarks on the machine itself (docs/own-box.md).
 #
 # Settings (environment):
@@ -26,7 +26,7 @@ refuse() { echo "$1: refusing to start: $2" >&2; exit 2; }
 
 # box_preflight check|bench|verify: every reason not to touch this machine,
 # before anything is built, mounted, loaded or written.  verify (make
-# verify-kernel on the running kernel, tests/own-box/smoke.sh) skips the
+# verify-kernel on the running kernel, harness/own-box/local-smoke.sh) skips the
 # support check: the build it verifies is not supported yet.
 box_preflight() {
 	local what=$1-box rel why mode sb controllers
@@ -127,7 +127,7 @@ box_dmesg() { dmesg | sed -n "/$box_mark/,\$p" > "$1"; }
 
 # box_teardown: leave the machine as it was (best effort, idempotent).
 box_teardown() {
-	# shellcheck source=../lib.sh
+	# shellcheck source=../../tests/lib.sh
 	. "$FT_BOX_REPO/tests/lib.sh"
 	ft_unload > /dev/null 2>&1
 	[ -n "$box_xfs" ] && { mountpoint -q "$box_xfs" && umount "$box_xfs"; rmdir "$box_xfs"; }

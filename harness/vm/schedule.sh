@@ -28,7 +28,7 @@
 # with 130.
 #
 # Expected times come from $FT_JOB_TIMES (default build/job-times, this
-# machine's last measured run), then tests/vm/job-times (committed: a clean
+# machine's last measured run), then harness/vm/job-times (committed: a clean
 # clone's first run), then 300 s.  sched_run writes this run's measured
 # times back to $FT_JOB_TIMES and to LOGDIR/job-times.
 
@@ -60,7 +60,7 @@ sched_add() {
 # sched_expected NAME: seconds, from the last measured run.
 sched_expected() {
 	local f t
-	for f in "$sched_times_file" "$sched_repo/tests/vm/job-times"; do
+	for f in "$sched_times_file" "$sched_repo/harness/vm/job-times"; do
 		t=$(awk -v n="$1" '$1 == n { t = $2 } END { if (t != "") print t }' "$f" 2>/dev/null)
 		[ -n "$t" ] && { echo "$t"; return; }
 	done

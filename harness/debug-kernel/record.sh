@@ -3,7 +3,7 @@
 #
 # record.sh CMD... - run the debug-kernel lane's suite (make check-debug) and
 # append its result to docs/debug-runs.md: date, commit and the hash of
-# the lane's inputs (tests/lanes.sh), kernel build, counts, duration.  CI cannot afford the kernel build, so the repository
+# the lane's inputs (harness/lanes.sh), kernel build, counts, duration.  CI cannot afford the kernel build, so the repository
 # remembers the last full debug run.
 # Exit status: CMD's.
 set -uo pipefail
@@ -16,8 +16,8 @@ start=$(date -u '+%F %H:%M')
 # the tree the run tests is the one it starts from (commits made while it
 # runs are not in it)
 commit=$(git -C "$repo" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
-# what tests/lanes.sh compares with the tree to say whether this run is stale
-inputs=$("$repo/tests/lanes.sh" hash debug)
+# what harness/lanes.sh compares with the tree to say whether this run is stale
+inputs=$("$repo/harness/lanes.sh" hash debug)
 "$@" 2>&1 | tee "$out"
 rc=${PIPESTATUS[0]}
 secs=$(( $(date +%s) - t0 ))

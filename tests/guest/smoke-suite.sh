@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# smoke.sh - the short suite that proves foliotune on one more kernel build
+# smoke-suite.sh - the short suite that proves foliotune on one more kernel build
 # (make verify-kernel, make check-kernels), inside the test box, from the
 # existing tests:
 #   test-knobs        every knob rejects bad input and keeps its state
@@ -13,7 +13,8 @@
 #   test-referenced   the batched folio_referenced_one(): reclaim's decisions
 #                     on folios of known accessed bits are stock's, with the
 #                     counters that prove the batches (classic LRU and MGLRU)
-#   unmap/suite.sh    integrity cases with batching on, off and flipping, and
+#   integrity/integrity-boot.sh
+#                     integrity cases with batching on, off and flipping, and
 #                     the order-9 batch whose counters prove batching happened
 #   then: unloading leaves no module, livepatch, debugfs dir or changed
 #   fault_around_bytes behind.
@@ -30,7 +31,7 @@ FT_FA_NO_AUTO=1 bash "$here/suite.sh" "$here/test-knobs.sh" "$here/test-faultaro
 mkdir -p "$FT_XFS"
 if mount "$FT_SCRATCH_DEV" "$FT_XFS"; then
 	FT_CASES=${FT_SMOKE_CASES:-"file-mmap-private-clean file-ra-shared-dirty file-pte2m tmpfs-huge-unaligned"} \
-		bash "$here/unmap/suite.sh" 2>&1 | tee -a "$results"
+		bash "$here/integrity/integrity-boot.sh" 2>&1 | tee -a "$results"
 	umount "$FT_XFS"
 else
 	echo "not ok - smoke: scratch xfs for the unmap cases # mount failed" | tee -a "$results"

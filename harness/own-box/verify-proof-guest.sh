@@ -1,17 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# verify-proof-guest.sh TREE.tar - inside the test box (tests/own-box/
+# verify-proof-guest.sh TREE.tar - inside the test box (harness/own-box/
 # verify-proof.sh): the box runs a build the tree has a header for; a clean
 # copy of the tree without that header plays a tree that never verified
 # it.  The box's root is a tmpfs overlay, so /boot and /var/lib/foliotune
 # are the box's own: the build's image is put into /boot as Debian
 # installs it.  Each step checked.
 set -u
+# shellcheck source=SCRIPTDIR/../../tests/lib.sh
 . "$FT_REPO/tests/lib.sh"
 tar=${1:?usage: verify-proof-guest.sh TREE.tar}
-results=$FT_RUNDIR/results.tap
-: > "$results"
+ft_results_start
 kver=$(uname -r)
 cache=${FT_CACHE:-/var/cache/foliotune}
 work=/tmp/ft-verify
@@ -68,7 +68,7 @@ echo "$out" | sed -n '1,5s/^/# /p'
 check "verify: foliotune status says verified locally" grep -q "^verified: *locally on $host " <<< "$out"
 check "verify: unload" ft_unload
 dmesg_since "$mark" > "$log/dmesg.txt"
-check "verify: load and unload left a clean kernel log" tests/vm/console-gate.sh "$log/dmesg.txt"
+check "verify: load and unload left a clean kernel log" harness/vm/console-gate.sh "$log/dmesg.txt"
 
 # 3. the refusal line of a build that expects another kernel names the local verification
 make test-modules > "$log/test-modules.log" 2>&1

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# tests/guest/unmap/run.sh - batched-unmap tests, run INSIDE the guest (6.12
+# tests/guest/integrity/integrity.sh - batched-unmap tests, run INSIDE the guest (6.12
 # or Linux 7) as root, with foliotune.ko loaded (the knob parts report "not
 # ok" if it is not).  Builds nothing: the programs are built on the host
 # into tests/progs/.
@@ -39,9 +39,9 @@
 #   FT_STOCK     1: run one pass even without the module (default 1 when it is absent)
 #   FT_EXTRA     extra ft_integrity options, e.g. "-N" on a noisy machine
 #
-# Output: the plan "1..N" first (run.sh -P prints only N), TAP-ish
+# Output: the plan "1..N" first (integrity.sh -P prints only N), TAP-ish
 # "ok - ..." / "not ok - ... # reason" lines, "# ..." diagnostics, and a last
-# line "run.sh: N passed, N failed, N skipped".  Exit status 0 iff nothing
+# line "integrity.sh: N passed, N failed, N skipped".  Exit status 0 iff nothing
 # failed.
 
 set -u
@@ -130,7 +130,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 finish() {
-	echo "run.sh: $PASS passed, $FAIL failed, $SKIPPED skipped"
+	echo "integrity.sh: $PASS passed, $FAIL failed, $SKIPPED skipped"
 	[[ $FAIL -eq 0 ]]
 	exit $?
 }

@@ -7,7 +7,7 @@
 #
 # A static busybox, the modules needed to mount the host's root over
 # virtio-9p with a tmpfs overlay (resolved with modprobe --show-depends, so
-# 6.1's extra virtio_pci/fscache are picked up too), and tests/vm/init.
+# 6.1's extra virtio_pci/fscache are picked up too), and harness/vm/init.
 # Modules are decompressed here because busybox insmod does not read .ko.xz.
 # MODDIR: the kernel's modules dir when it is not /lib/modules/KVER (the
 # debug-kernel lane's, where all of these are built in).

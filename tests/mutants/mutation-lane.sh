@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh [NAME...] - the mutation lane (make check-mutants; docs/mutants.md).
+# mutation-lane.sh [NAME...] - the mutation lane (make check-mutants; docs/mutants.md).
 #
 # Each tests/mutants/NAME.patch plants one bug in a copy of module/ or
 # userspace/, built by `make mutant-NAME` into build/mutants/NAME/.  Its
@@ -27,15 +27,15 @@
 # says so (INCOMPLETE); if every control fails, the lane fails before any
 # mutant runs.  Ends with "N caught, M missed"; with FT_MUTANTS_RECORD=1 (make check-mutants) and every mutant
 # run it also appends the date, the commit, the hash of the lane's inputs
-# (tests/lanes.sh), the score and the time to docs/mutants.md.  The boots
-# run two at once (tests/vm/schedule.sh, longest first); results are
+# (harness/lanes.sh), the score and the time to docs/mutants.md.  The boots
+# run two at once (harness/vm/schedule.sh, longest first); results are
 # printed in the order of the mutants' names.  Logs:
 # build/test-logs-mutants/.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 1
-. tests/vm/boot.sh
-. tests/vm/schedule.sh
+. harness/vm/boot.sh
+. harness/vm/schedule.sh
 KVER=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
 logs=${FT_TEST_LOGS:-$repo/build/test-logs-mutants}
 mkdir -p "$logs" "$repo/build/vm"
@@ -70,7 +70,7 @@ console_error() {
 	grep -hm1 -E 'BUG|Oops|panic|WARNING|Bad page' "$logs/console-$1.log" | sed 's/^\[ *[0-9.]*\] //'
 }
 
-inputs=$(tests/lanes.sh hash mutants)
+inputs=$(harness/lanes.sh hash mutants)
 caught=0 missed=0 unjudged=0 sides=0 t0=$(date +%s)
 : > "$logs/results.tap"
 

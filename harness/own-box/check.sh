@@ -3,14 +3,14 @@
 #
 # check.sh - make check-box: the test-box suites (tests/guest/suite.sh:
 # main, unmap) on this machine, with a scratch xfs on a loop device, then
-# the console gate on the kernel log of the run.  Settings: tests/own-box/box.sh,
+# the console gate on the kernel log of the run.  Settings: harness/own-box/box-lib.sh,
 # and
 #   FT_BOX_SUITES   suites to run (default "main unmap")
 #   FT_BOX_TESTS    the main suite's tests, e.g. "test-knobs test-cli"
 #                   (default all of tests/guest/test-*.sh)
 # Results: $FT_BOX_LOGS/results.tap and the same summary line as tests/run.sh.
 set -u
-. "$(dirname "$0")/box.sh"
+. "$(dirname "$0")/box-lib.sh"
 box_preflight check
 cd "$FT_BOX_REPO" || exit 2
 logs=${FT_BOX_LOGS:-$FT_BOX_REPO/build/box-logs/$(date -u +%Y%m%dT%H%M%SZ)}
@@ -39,7 +39,7 @@ for suite in ${FT_BOX_SUITES:-main unmap}; do
 	args=()
 	case $suite in
 	main)	for t in ${FT_BOX_TESTS:-}; do args+=("tests/guest/${t%.sh}.sh"); done ;;
-	unmap)	args=(tests/guest/unmap/suite.sh) ;;
+	unmap)	args=(tests/guest/integrity/integrity-boot.sh) ;;
 	*)	echo "not ok - box: unknown suite $suite" | emit; continue ;;
 	esac
 	export FT_RUNDIR=$logs/$suite
@@ -58,7 +58,7 @@ done
 box_teardown
 trap - EXIT
 box_dmesg "$logs/dmesg.txt"
-if tests/vm/console-gate.sh "$logs/dmesg.txt"; then
+if harness/vm/console-gate.sh "$logs/dmesg.txt"; then
 	echo "ok - box: clean kernel log (console gate)" | emit
 else
 	echo "not ok - box: console gate found kernel errors in $logs/dmesg.txt" | emit

@@ -1,9 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=bash disable=SC2154  # repo, logs and KVER: the caller's
+# shellcheck shell=bash
 #
 # proof-boot.sh - sourced by the proofs that treat the QEMU test box as a
-# user's own machine (qemu-proof.sh, verify-proof.sh).
-#
+# user's own machine (qemu-proof.sh, verify-proof.sh), which it puts at the
+# top of the tree: $repo, the build it boots $KVER (default: the default
+# build) and the log directory $logs (FT_TEST_LOGS, default build/test-logs).
+# Returns 2 if it cannot cd there.
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$repo" || return 2
+KVER=${KVER:-$(cat "$repo/scripts/kernels/default-kver")}
+logs=${FT_TEST_LOGS:-$repo/build/test-logs}
+
 # proof_boot NAME LABEL GUEST [VMRUN-OPTION...]: one boot of $KVER running
 # GUEST on a copy of the tree (its tracked files as they are now, committed
 # or not, no build/); logs as $logs/{console-,rundir-}NAME*; prints the
@@ -18,7 +25,7 @@ proof_boot() {
 	trap "rm -f '$tree'" EXIT
 	rev=$(git stash create 2>/dev/null)
 	git archive --prefix=ft/ -o "$tree" "${rev:-HEAD}" || return 2
-	tests/vm/vmrun.sh -k "$KVER" -q -t "${FT_PROOF_TIMEOUT:-5400}" -l "$logs/console-$name.log" \
+	harness/vm/vmrun.sh -k "$KVER" -q -t "${FT_PROOF_TIMEOUT:-5400}" -l "$logs/console-$name.log" \
 		-R "$logs/rundir-$name" "$@" -s "$guest" "$tree" > "$logs/$name.out" 2>&1
 	rc=$?
 	rundir=$(cat "$logs/rundir-$name" 2>/dev/null)
