@@ -42,6 +42,20 @@ static struct foliotune_fa_period rd(unsigned long now, unsigned long len,
 	return d;
 }
 
+/*
+ * One step of a half-sequential reader (400 read faults, 200 near) whose
+ * sample found U used and W unused, @len ms after the last, at @pages
+ * (64K maximum): the window it leaves.
+ */
+static unsigned long step(struct foliotune_fa_policy *p, unsigned long *t,
+			  unsigned long len, unsigned long pages,
+			  unsigned long u, unsigned long w)
+{
+	struct foliotune_fa_period d = rd(*t += len, len, 400, 200, u, w);
+
+	return foliotune_fa_policy_window(p, pages, 16, PERIOD, &d);
+}
+
 /* A period with file reclaim: direct reclaim A, refaults R, steals S. */
 static struct foliotune_fa_period pr(unsigned long now, unsigned long a,
 				     unsigned long r, unsigned long s)
@@ -174,38 +188,32 @@ static void test_window(unsigned long t0)
 	 * "Little used" once is a step's small sample (64 PTEs from a handful
 	 * of events); a second step must agree, a quarter period later.  A
 	 * load used a quarter to a third that now and then samples below the
-	 * bar (process creation on 7.3.4) keeps its window.
+	 * bar (process creation on 7.3.4) keeps its window.  3/32 used is
+	 * little, 1/32 mostly unused.
 	 */
 	foliotune_fa_policy_start(&p, false);
 	p.settled = true;
-	d = rd(t += PERIOD, PERIOD, 400, 200, 12, 116);
-	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	pages = step(&p, &t, PERIOD, 16, 12, 116);
 	check(pages == 16 && !p.settled && foliotune_fa_policy_next_ms(&p, PERIOD) == QUICK,
 	      "window: little used once holds, the next step is a quick one", &p);
-	d = rd(t += QUICK, QUICK, 400, 200, 40, 88);
-	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
-	d = rd(t += QUICK, QUICK, 400, 200, 12, 116);
-	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	pages = step(&p, &t, QUICK, pages, 40, 88);
+	pages = step(&p, &t, QUICK, pages, 12, 116);
 	check(pages == 16 && p.changes == 0 && p.little_steps == 1,
 	      "window: ... little used, useful, little used: not in a row, holds", &p);
-	d = rd(t += QUICK, QUICK, 400, 200, 12, 116);
-	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	pages = step(&p, &t, QUICK, pages, 12, 116);
 	check(pages == 8 && p.changes == 1 && strstr(p.reason, "2 steps in a row"),
 	      "window: ... little used twice in a row halves", &p);
 	foliotune_fa_policy_start(&p, false);
 	p.settled = true;
-	d = rd(t += PERIOD, PERIOD, 400, 200, 12, 116);
-	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	pages = step(&p, &t, PERIOD, 16, 12, 116);
 	d = rd(t += QUICK, QUICK, 20, 10, 0, 0);
 	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
-	d = rd(t += QUICK, QUICK, 400, 200, 12, 116);
-	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	pages = step(&p, &t, QUICK, pages, 12, 116);
 	check(pages == 16 && p.changes == 0,
 	      "window: ... an idle step between breaks the row too", &p);
 	foliotune_fa_policy_start(&p, false);
 	p.settled = true;
-	d = rd(t += PERIOD, PERIOD, 400, 200, 4, 124);
-	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
+	pages = step(&p, &t, PERIOD, 16, 4, 124);
 	check(pages == 1 && p.changes == 1,
 	      "window: mostly unused (1/32) goes to 4K in one step", &p);
 
@@ -216,22 +224,17 @@ static void test_window(unsigned long t0)
 	 */
 	foliotune_fa_policy_start(&p, false);
 	p.settled = true;
-	d = rd(t += PERIOD, PERIOD, 400, 200, 12, 116);
-	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
-	d = rd(t += QUICK, QUICK, 400, 200, 12, 116);
-	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	pages = step(&p, &t, PERIOD, 16, 12, 116);
+	pages = step(&p, &t, QUICK, pages, 12, 116);
 	check(pages == 8 && !p.settled && foliotune_fa_policy_next_ms(&p, PERIOD) == QUICK,
 	      "window: a halving leaves the tuner unsettled, quick steps", &p);
-	d = rd(t += QUICK, QUICK, 400, 200, 1, 100);
-	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	pages = step(&p, &t, QUICK, pages, 1, 100);
 	check(pages == 1 && p.changes == 2 && p.settled,
 	      "window: ... a quarter later, unused at 32K: to 4K, settled", &p);
 	foliotune_fa_policy_start(&p, false);
 	p.settled = true;
-	d = rd(t += PERIOD, PERIOD, 400, 200, 12, 116);
-	pages = foliotune_fa_policy_window(&p, 16, 16, PERIOD, &d);
-	d = rd(t += QUICK, QUICK, 400, 200, 12, 116);
-	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
+	pages = step(&p, &t, PERIOD, 16, 12, 116);
+	pages = step(&p, &t, QUICK, pages, 12, 116);
 	d = rd(t += QUICK, QUICK, 400, 380, 120, 8);
 	pages = foliotune_fa_policy_window(&p, pages, 16, PERIOD, &d);
 	check(pages == 8 && strstr(p.reason, "rate limit"),
