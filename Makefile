@@ -395,7 +395,7 @@ debug-break-rmap: $(KDIR)/Makefile module/verified/$(KVER).h $(KLP_SYMVERS) $(KC
 # debug-verified-current regenerates it when it names another debug build
 # (a new HASH): commit the result.
 debug-verified: $(KALLSYMS)
-	harness/debug-kernel/verified-header.sh $(KALLSYMS) $(DEBUG_DIR) > module/verified/$(KVER).h.tmp
+	harness/debug-kernel/kallsyms-header.sh $(KALLSYMS) $(DEBUG_DIR) > module/verified/$(KVER).h.tmp
 	mv module/verified/$(KVER).h.tmp module/verified/$(KVER).h
 
 debug-verified-current:

@@ -191,6 +191,6 @@ status)
 fresh)
 	status "${2:?usage: lanes.sh fresh LANE}" ;;
 *)
-	sed -n '3,12s/^# \{0,1\}//p' "$0" >&2
+	sed -n '3,/^#$/{/^#$/d;s/^# \{0,1\}//p}' "$0" >&2
 	exit 2 ;;
 esac
