@@ -3,10 +3,16 @@
  * ft_common.h - helpers shared by the foliotune test programs
  * (tests/progs/).
  *
- * TAP-ish output, an error buffer that always carries errno, a cleanup
- * registry (sysfs knobs, mounts, cgroups, files) that runs on every exit
- * path (atexit + fatal signals), cgroup v2 helpers, /proc readers, the
- * data pattern, and the pagemap + kpageflags folio-order scanner.
+ * One header for four files, each named after its job:
+ *   ft_common.c   TAP-ish output, an error buffer that always carries
+ *                 errno, a cleanup registry (sysfs knobs, mounts, cgroups,
+ *                 files) that runs on every exit path (atexit + fatal
+ *                 signals), files and knobs, /proc readers, time;
+ *   ft_cgroup.c   cgroup v2 helpers;
+ *   ft_pattern.c  the data pattern: fill and verify;
+ *   ft_folios.c   the pagemap + kpageflags folio-order scanner, and the
+ *                 mappings and mounts that place folios.
+ * Each section below names its file.
  *
  * Plain C11 + POSIX/Linux; x86-64 page and PMD sizes are assumed
  * (4 KiB / 2 MiB), which is what the Debian 6.12 amd64 guest uses.
@@ -30,7 +36,7 @@
 #define FT_ALIGN_DOWN(x, a)	((x) & ~((uintptr_t)(a) - 1))
 #define FT_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* ---- error buffer --------------------------------------------------- */
+/* ---- error buffer (ft_common.c) ---------------------------------------- */
 
 /* Last error text.  Functions that fail return -1 and fill it. */
 extern char ft_err[FT_ERRLEN];
@@ -38,7 +44,7 @@ extern char ft_err[FT_ERRLEN];
 void ft_seterr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ft_seterr_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* ---- TAP-ish output ------------------------------------------------- */
+/* ---- TAP-ish output (ft_common.c) -------------------------------------- */
 
 void tap_ok(const char *name);
 void tap_not_ok(const char *name, const char *fmt, ...)
@@ -54,7 +60,7 @@ void tap_plan(int n);
 int tap_finish(const char *prog);
 int tap_failed(void);
 
-/* ---- cleanup registry ----------------------------------------------- */
+/* ---- cleanup registry (ft_common.c) ------------------------------------ */
 
 enum ft_cl_kind {
 	FT_CL_KNOB,	/* write val back to path */
@@ -81,7 +87,7 @@ void ft_cl_set_victim(pid_t pgid);
 /* Call first thing in a forked child: default signals, no cleanup. */
 void ft_cl_child(void);
 
-/* ---- files and sysfs knobs ------------------------------------------ */
+/* ---- files and sysfs knobs (ft_common.c) ------------------------------- */
 
 /* Reads up to n-1 bytes, NUL-terminates; returns length or -1. */
 int ft_read_file(const char *path, char *buf, size_t n);
@@ -95,7 +101,7 @@ bool ft_exists(const char *path);
 /* The running kernel is Linux 7 or later (tests/lib.sh's ft_linux7). */
 bool ft_linux7(void);
 
-/* ---- cgroup v2 ------------------------------------------------------ */
+/* ---- cgroup v2 (ft_cgroup.c) ------------------------------------------- */
 
 /* Checks that root is a cgroup2 mount offering the memory controller and
  * enables it in root/cgroup.subtree_control (undo registered). */
@@ -112,8 +118,11 @@ long long ft_cg_read(const char *cg, const char *file);
 /* "key value" line of a flat-keyed file; -1 on error or missing key. */
 long long ft_cg_key(const char *cg, const char *file, const char *key);
 
-/* ---- /proc readers --------------------------------------------------- */
+/* ---- /proc readers and time (ft_common.c) ------------------------------ */
 
+/* The number after key (then spaces, tabs or ':') at a line start of buf,
+ * as in /proc/self/status, /proc/vmstat or memory.stat; -1 if missing. */
+long long ft_key_in(const char *buf, const char *key);
 long ft_status_kb(const char *key);	/* /proc/self/status, -1 if missing */
 long ft_vmstat(const char *key);	/* /proc/vmstat, -1 if missing */
 void ft_vmstat_refresh(void);		/* fold per-cpu diffs (root) */
@@ -125,7 +134,7 @@ uint64_t ft_now_ns(void);
 double ft_now(void);			/* CLOCK_MONOTONIC seconds */
 int ft_nproc(void);
 
-/* ---- data pattern --------------------------------------------------- */
+/* ---- data pattern (ft_pattern.c; the word formula inline here) --------- */
 
 static inline uint64_t ft_mix64(uint64_t x)
 {
@@ -168,7 +177,7 @@ int ft_verify_fd(int fd, size_t len, uint64_t off0, uint64_t id,
  * POSIX_FADV_DONTNEED so later faults decide the folio sizes. */
 int ft_write_pattern_file(int fd, size_t len, uint64_t id, bool drop);
 
-/* ---- folio orders (pagemap + kpageflags) ---------------------------- */
+/* ---- folio orders: pagemap + kpageflags (ft_folios.c) ------------------ */
 
 #define FT_PM_PRESENT	(1ULL << 63)
 #define FT_PM_SWAP	(1ULL << 62)
@@ -221,7 +230,7 @@ int ft_pagemap(const void *addr, size_t len, uint64_t *out);
 uint64_t ft_pfn_of(const void *addr);
 uint64_t ft_kpageflags(uint64_t pfn);
 
-/* ---- mappings and mounts --------------------------------------------- */
+/* ---- mappings and mounts (ft_folios.c) --------------------------------- */
 
 /* mmap len bytes at an address congruent to shift modulo 2 MiB (shift is
  * page aligned, < 2 MiB).  Returns MAP_FAILED with ft_err on error. */
