@@ -40,17 +40,21 @@ cd "$repo"
 # must be one: tests/host/test-lanes.sh; of the CLI that is set.c).
 # The lanes that boot guest tests hash what those tests source
 # (tests/lib.sh, tests/plan.sh) and the programs they run (tests/progs).
+# A benchmark hashes the programs it runs and the helpers linked into
+# them (ft_common.h and the files behind it), the shell helpers its guest
+# half sources (tests/lib.sh) and the CLI that records and analyses its
+# runs (userspace).
 lanes() {
 	local kver
 	kver=$(cat scripts/kernels/default-kver)
-	sed "s/@KVER@/$kver/g" <<'EOF'
+	sed "s/@KVER@/$kver/g; s|@COMMON@|tests/progs/ft_common.h tests/progs/ft_common.c tests/progs/ft_cgroup.c tests/progs/ft_pattern.c tests/progs/ft_folios.c tests/progs/Makefile|g" <<'EOF'
 mutants docs/mutants.md ^\|.20[0-9-]+ module :!module/verified module/verified/@KVER@.h scripts/kernels/default-kver include tests/guest :!tests/guest/reliability tests/lib.sh tests/plan.sh tests/progs tests/mutants scripts/kernels/kcopy.py userspace/set.c userspace/status.c
 debug docs/debug-runs.md ^\|.20[0-9-]+ module include tests/guest tests/lib.sh tests/plan.sh tests/progs tests/mm-selftests harness/debug-kernel scripts/kernels/kcopy.py
 box-proof docs/own-box.md ^Last.run: module include userspace harness/own-box bench/box.sh tests/guest tests/lib.sh tests/plan.sh tests/progs Makefile scripts
 kernels docs/kernels.md ^\|.20[0-9-]+.[0-9:]+.\|.*\|.inputs module include scripts/kernels tests/guest/smoke-suite.sh harness/vm/schedule.sh
-bench-unmap bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}\] module include bench/unmap.sh bench/unmap-guest.sh bench/bench-lib.sh bench/report/unmap.py bench/report/session.py bench/records.py tests/progs
-bench-faultaround bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-faultaround\] module include bench/faultaround.sh bench/faultaround-guest.sh bench/bench-lib.sh bench/report/faultaround.py bench/report/session.py bench/records.py tests/progs bench/progs
-bench-reclaim bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-reclaim\] module include bench/reclaim.sh bench/reclaim-guest.sh bench/reclaim-arms.sh bench/bench-lib.sh bench/report/reclaim.py bench/report/session.py bench/records.py tests/progs
+bench-unmap bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}\] module include bench/unmap.sh bench/unmap-guest.sh bench/bench-lib.sh bench/report/unmap.py bench/report/session.py bench/records.py tests/lib.sh userspace tests/progs/ft_pageout_bench.c tests/progs/ft_reclaim_bench.c @COMMON@
+bench-faultaround bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-faultaround\] module include bench/faultaround.sh bench/faultaround-guest.sh bench/bench-lib.sh bench/report/faultaround.py bench/report/session.py bench/records.py tests/lib.sh userspace tests/progs/ft_seqread.c tests/progs/ft_spawn.c bench/progs @COMMON@
+bench-reclaim bench/README.md Latest.results:.\[[0-9-]+-[0-9a-f]{7}-reclaim\] module include bench/reclaim.sh bench/reclaim-guest.sh bench/reclaim-arms.sh bench/bench-lib.sh bench/report/reclaim.py bench/report/session.py bench/records.py tests/lib.sh userspace tests/progs/ft_reclaim_bench.c @COMMON@
 EOF
 }
 
