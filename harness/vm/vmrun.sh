@@ -36,6 +36,7 @@
 #               (default: the command's output only)
 # Environment: VMRUN_KVM (auto|0|1), VMRUN_TCG_THREAD (single|multi,
 # default single: see the comment at the accelerator choice below),
+# VMRUN_CPU (QEMU's -cpu under TCG, default max,-cx16: see the same place),
 # VMRUN_FS (9p|virtiofs; default 9p unless the kernel's config, next to its
 # image, lacks CONFIG_9P_FS, as Debian's cloud flavour does: then the two
 # shares are virtiofs, served by QEMU's virtiofsd).
@@ -170,7 +171,12 @@ ln -sfn "$rundir" "$builddir/runs/last"	# for people; scripts use -R
 # load livepatches, e.g. at foliotune_try_to_unmap_one+0xf8).  Single-
 # threaded TCG has not shown it.
 accel="tcg,thread=${VMRUN_TCG_THREAD:-single}"
-cpu="max"
+# No CX16: QEMU 7.2's TCG now and then leaves garbage in EFLAGS (TF, NT,
+# reserved bits) around SLUB's fast path, whose per-cpu cmpxchg16b is the
+# one CX16 user there; the guest dies with a double fault, a #DB WARNING or
+# a wild oops in kmem_cache_alloc / __kmalloc.  Without CX16 the kernel
+# takes its own cmpxchg16b emulation (docs/qemu-test-box.md has the count).
+cpu=${VMRUN_CPU:-max,-cx16}
 if [ "${VMRUN_KVM:-auto}" = 1 ] || { [ "${VMRUN_KVM:-auto}" = auto ] && [ -w /dev/kvm ] &&
 	grep -qwE 'vmx|svm' /proc/cpuinfo; }; then
 	accel="kvm"
