@@ -66,7 +66,11 @@ check "load-pressure: load says how long module init took" test -n "$init"
 # every 5 s of module init or transition: one line that says where it is
 waited=$(( (t1 - t0) / 1000 ))
 said=$(grep -cE 'module init: [0-9]+ s so far, the kernel is in|livepatch transition: [0-9]+ task\(s\) not yet patched after' "$w/load.err")
-want=$(( waited / 5 - 2 )); [ "$want" -lt 0 ] && want=0
+# one line a 6 s: the reporter sleeps 5 s, and on a box sharing its core
+# the lines drift (5.3 s apart, 51 lines in a 272 s load, on the debug
+# kernel beside three other boxes); a reporter that stops saying is short
+# by far more
+want=$(( waited / 6 - 1 )); [ "$want" -lt 0 ] && want=0
 check "load-pressure: a load of $waited s said every 5 s where it was ($said lines, $want or more)" \
 	test "$said" -ge "$want"
 s1=$(pgsteal)
